@@ -1,0 +1,269 @@
+// clsort: sorting on any OpenCL device (NVIDIA, AMD and Intel GPUs, PoCL's CPU device).
+// The public C++ API: a Sorter bound to one command queue, and free functions on a process-wide Sorter.
+//
+//   #include <clsort/clsort.hpp>
+//   std::vector<float> keys = ...;
+//   clsort::sort(keys);                                          // default device, ascending
+//   clsort::Sorter sorter;                                       // or your own cl::CommandQueue
+//   sorter.sort(keys, {clsort::Order::descending});
+//   std::vector<std::uint32_t> perm = sorter.argsort(keys);      // stable
+//
+// Semantics: ascending order is by value; for floats -0.0 sorts before +0.0 and every NaN (either sign,
+// any payload) sorts after +inf. Descending is the exact reverse. The output is always a permutation of
+// the input's bit patterns. sort_by_key and argsort are stable in both orders.
+#pragma once
+
+#ifndef CL_HPP_TARGET_OPENCL_VERSION
+#define CL_HPP_TARGET_OPENCL_VERSION 120
+#endif
+#ifndef CL_HPP_MINIMUM_OPENCL_VERSION
+#define CL_HPP_MINIMUM_OPENCL_VERSION 120
+#endif
+#include <CL/opencl.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "clsort/version.hpp"
+
+namespace clsort {
+
+enum class Order { ascending, descending };
+
+/// Which sorting algorithm runs. `automatic` picks by n, key type and device class.
+enum class Algorithm { automatic, radix, bitonic, selection };
+
+struct Options {
+  Order order = Order::ascending;
+  Algorithm algorithm = Algorithm::automatic;
+};
+
+/// Key types clsort sorts. Values may be any 4- or 8-byte trivially copyable type.
+enum class KeyType { u32, i32, f32, u64, i64, f64 };
+
+/// The error every clsort call throws. `status()` is the OpenCL status (CL_SUCCESS for argument errors
+/// found by clsort itself, which use CL_INVALID_VALUE and friends), `where()` names the failing OpenCL
+/// call or the offending argument, `build_log()` holds the compiler's log when a kernel build failed.
+class Error : public std::runtime_error {
+ public:
+  Error(cl_int status, std::string where, const std::string& message, std::string build_log = {});
+  cl_int status() const noexcept { return status_; }
+  const std::string& where() const noexcept { return where_; }
+  const std::string& build_log() const noexcept { return build_log_; }
+
+ private:
+  cl_int status_;
+  std::string where_;
+  std::string build_log_;
+};
+
+/// The symbolic name of an OpenCL status code, e.g. "CL_OUT_OF_RESOURCES".
+const char* status_name(cl_int status) noexcept;
+
+const char* to_string(Algorithm a) noexcept;
+const char* to_string(KeyType t) noexcept;
+const char* to_string(Order o) noexcept;
+/// Parses "automatic", "radix", "bitonic", "selection"; throws Error naming the text otherwise.
+Algorithm parse_algorithm(const std::string& name);
+
+/// Every device of every platform, in platform order.
+std::vector<cl::Device> all_devices();
+
+/// The device clsort uses by default. CLSORT_DEVICE selects one: `gpu`, `cpu`, a substring of the device
+/// or platform name (case-insensitive), or `<platform index>:<device index>`. Without it: the first GPU,
+/// else the first CPU device (PoCL). Throws Error when no device matches.
+cl::Device default_device();
+/// Why default_device() picked what it did, for tools ("CLSORT_DEVICE=gpu", "first GPU", ...).
+std::string default_device_reason();
+/// The device that `spec` (same syntax as CLSORT_DEVICE) selects.
+cl::Device select_device(const std::string& spec);
+
+/// What one kernel launch or copy of the last sort cost, from OpenCL profiling events. Filled only when
+/// the Sorter's queue has CL_QUEUE_PROFILING_ENABLE.
+struct KernelTime {
+  std::string name;
+  double ms;
+};
+
+/// Description of the tuning clsort applies on a device (for `clsort devices` and the bench).
+struct DevicePlan {
+  std::string tuning_row;  // e.g. "NVIDIA/gpu/default"
+  std::string tuning;      // the parameters, "radix.bits=8 radix.wg=256 ..."
+  std::string measured;    // what the row was measured at, if recorded
+  std::string automatic;   // which algorithm `automatic` picks by n range
+};
+
+template <class K>
+struct key_type_of;
+template <>
+struct key_type_of<std::uint32_t> : std::integral_constant<KeyType, KeyType::u32> {};
+template <>
+struct key_type_of<std::int32_t> : std::integral_constant<KeyType, KeyType::i32> {};
+template <>
+struct key_type_of<float> : std::integral_constant<KeyType, KeyType::f32> {};
+template <>
+struct key_type_of<std::uint64_t> : std::integral_constant<KeyType, KeyType::u64> {};
+template <>
+struct key_type_of<std::int64_t> : std::integral_constant<KeyType, KeyType::i64> {};
+template <>
+struct key_type_of<double> : std::integral_constant<KeyType, KeyType::f64> {};
+
+std::size_t key_size(KeyType t) noexcept;
+
+/// The largest n each algorithm accepts (selection sort is O(n^2)).
+std::size_t max_n(Algorithm a) noexcept;
+
+/// Sorts on one OpenCL device. A Sorter may be used from one thread at a time; separate Sorters, also on
+/// one context, work concurrently. Programs are compiled once per (context, device, source, options) and
+/// shared by every Sorter of the process.
+class Sorter {
+ public:
+  /// The default device (see default_device()), its own context and in-order queue.
+  Sorter();
+  /// `device` with its own context and in-order queue; `profiling` enables per-kernel timing.
+  explicit Sorter(const cl::Device& device, bool profiling = false);
+  /// The application's queue, and through it its context and device. clsort never calls clFinish on it.
+  explicit Sorter(const cl::CommandQueue& queue);
+  ~Sorter();
+  Sorter(Sorter&&) noexcept;
+  Sorter& operator=(Sorter&&) noexcept;
+  Sorter(const Sorter&) = delete;
+  Sorter& operator=(const Sorter&) = delete;
+
+  const cl::CommandQueue& queue() const;
+  const cl::Context& context() const;
+  const cl::Device& device() const;
+
+  // ---- Host data, sorted in place. Blocking. The data is unchanged if an Error is thrown.
+  template <class K>
+  void sort(std::vector<K>& keys, const Options& options = {}) {
+    sort(keys.data(), keys.size(), options);
+  }
+  template <class K>
+  void sort(K* keys, std::size_t n, const Options& options = {}) {
+    sort_host(key_type_of<K>::value, keys, n, nullptr, 0, options);
+  }
+  template <class K, class V>
+  void sort_by_key(std::vector<K>& keys, std::vector<V>& values, const Options& options = {}) {
+    check_value_type<V>();
+    if (values.size() != keys.size()) throw_size_mismatch(keys.size(), values.size());
+    sort_host(key_type_of<K>::value, keys.data(), keys.size(), values.data(), sizeof(V), options);
+  }
+  /// The stable permutation that sorts `keys`: keys[result[0]] is the first key in order.
+  template <class K>
+  std::vector<std::uint32_t> argsort(const std::vector<K>& keys, const Options& options = {}) {
+    std::vector<std::uint32_t> indices(keys.size());
+    argsort_host(key_type_of<K>::value, keys.data(), keys.size(), indices.data(), options);
+    return indices;
+  }
+
+  // ---- Device data: the first n elements, sorted in place, enqueued on queue() after `wait`. The
+  // returned event completes when the sort has. Bytes past n are never touched.
+  template <class K>
+  cl::Event sort(const cl::Buffer& keys, std::size_t n, const Options& options = {},
+                 const std::vector<cl::Event>& wait = {}) {
+    return sort_buffer(key_type_of<K>::value, keys, nullptr, 0, n, options, wait);
+  }
+  template <class K, class V>
+  cl::Event sort_by_key(const cl::Buffer& keys, const cl::Buffer& values, std::size_t n,
+                        const Options& options = {}, const std::vector<cl::Event>& wait = {}) {
+    check_value_type<V>();
+    return sort_buffer(key_type_of<K>::value, keys, &values, sizeof(V), n, options, wait);
+  }
+
+  // ---- Type-erased entry points (what the templates and the C API call).
+  cl::Event sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
+                        std::size_t value_bytes, std::size_t n, const Options& options,
+                        const std::vector<cl::Event>& wait);
+  void sort_host(KeyType type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
+                 const Options& options);
+  void argsort_host(KeyType type, const void* keys, std::size_t n, std::uint32_t* indices,
+                    const Options& options);
+
+  /// The algorithm `automatic` would run for this call.
+  Algorithm choose(KeyType type, std::size_t n, bool with_values) const;
+  /// The tuning in force on this Sorter's device.
+  DevicePlan plan() const;
+  /// Overrides tuning parameters for experiments: "radix.wg=128,bitonic.tile=1024". Names are those
+  /// DevicePlan::tuning lists. Throws Error on an unknown name or invalid value. Also read from
+  /// CLSORT_TUNING at construction.
+  void tune(const std::string& overrides);
+  /// Per-kernel times of the last sort (profiling queues only; otherwise empty).
+  std::vector<KernelTime> last_profile() const;
+
+  struct Impl;
+
+ private:
+  template <class V>
+  static void check_value_type() {
+    static_assert(std::is_trivially_copyable<V>::value, "clsort values must be trivially copyable");
+    static_assert(sizeof(V) == 4 || sizeof(V) == 8, "clsort values must be 4 or 8 bytes wide");
+  }
+  [[noreturn]] static void throw_size_mismatch(std::size_t keys, std::size_t values);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The process-wide Sorter on default_device(), created on first use; calls are serialized.
+Sorter& default_sorter();
+
+template <class K>
+void sort(std::vector<K>& keys, const Options& options = {});
+template <class K, class V>
+void sort_by_key(std::vector<K>& keys, std::vector<V>& values, const Options& options = {});
+template <class K>
+std::vector<std::uint32_t> argsort(const std::vector<K>& keys, const Options& options = {});
+
+namespace detail {
+// Runs f(default_sorter()) under the process-wide lock.
+void with_default_sorter(void (*f)(Sorter&, void*), void* arg);
+}  // namespace detail
+
+template <class K>
+void sort(std::vector<K>& keys, const Options& options) {
+  struct A {
+    std::vector<K>* k;
+    const Options* o;
+  } a{&keys, &options};
+  detail::with_default_sorter(
+      [](Sorter& s, void* p) {
+        auto* x = static_cast<A*>(p);
+        s.sort(*x->k, *x->o);
+      },
+      &a);
+}
+template <class K, class V>
+void sort_by_key(std::vector<K>& keys, std::vector<V>& values, const Options& options) {
+  struct A {
+    std::vector<K>* k;
+    std::vector<V>* v;
+    const Options* o;
+  } a{&keys, &values, &options};
+  detail::with_default_sorter(
+      [](Sorter& s, void* p) {
+        auto* x = static_cast<A*>(p);
+        s.sort_by_key(*x->k, *x->v, *x->o);
+      },
+      &a);
+}
+template <class K>
+std::vector<std::uint32_t> argsort(const std::vector<K>& keys, const Options& options) {
+  struct A {
+    const std::vector<K>* k;
+    const Options* o;
+    std::vector<std::uint32_t> r;
+  } a{&keys, &options, {}};
+  detail::with_default_sorter(
+      [](Sorter& s, void* p) {
+        auto* x = static_cast<A*>(p);
+        x->r = s.argsort(*x->k, *x->o);
+      },
+      &a);
+  return std::move(a.r);
+}
+
+}  // namespace clsort

@@ -1,0 +1,59 @@
+// Radix sort driver: per digit pass a histogram, a scan and a stable scatter (kernels/radix.cl).
+#include <algorithm>
+
+#include "sorter_impl.hpp"
+
+namespace clsort::detail {
+
+void radix_sort(Run& run) {
+  const Tuning t = run.tuning();
+  const std::string defines = "-DRADIX_BITS=" + std::to_string(t.radix_bits) +
+                              " -DRADIX_WG=" + std::to_string(t.radix_wg) +
+                              " -DRADIX_ITEMS=" + std::to_string(t.radix_items);
+  cl::Kernel histogram = run.kernel("radix.cl", "radix_histogram", defines, run.value_bytes);
+  cl::Kernel scan = run.kernel("radix.cl", "radix_scan", defines, run.value_bytes);
+  cl::Kernel scatter = run.kernel("radix.cl", "radix_scatter", defines, run.value_bytes);
+
+  const cl_uint n = run.n;
+  const cl_uint wg = t.radix_wg;
+  const cl_uint radix = 1u << t.radix_bits;
+  const cl_uint block = wg * t.radix_items;
+  const cl_uint blocks = (n + block - 1) / block;
+  cl_uint groups = std::min<cl_uint>(blocks, t.radix_groups);
+  const cl_uint blocks_per_group = (blocks + groups - 1) / groups;
+  groups = (blocks + blocks_per_group - 1) / blocks_per_group;  // no empty trailing groups
+  const unsigned passes = (run.key_bytes * 8 + t.radix_bits - 1) / t.radix_bits;
+
+  cl::Buffer keys_tmp = run.scratch(kScratchKeys, std::size_t(n) * run.key_bytes);
+  cl::Buffer values_tmp;
+  if (run.values) values_tmp = run.scratch(kScratchValues, std::size_t(n) * run.value_bytes);
+  cl::Buffer counts = run.scratch(kScratchCounts, std::size_t(radix) * groups * 4);
+  cl::Buffer totals = run.scratch(kScratchTotals, std::size_t(radix) * 4);
+
+  cl::Buffer src = run.keys, dst = keys_tmp;
+  cl::Buffer vsrc = run.values ? *run.values : cl::Buffer(), vdst = values_tmp;
+  const cl_uint kind = run.kind, descending = run.descending;
+  for (unsigned pass = 0; pass < passes; ++pass) {
+    const cl_uint shift = pass * t.radix_bits;
+    const cl_uint encode = pass == 0, decode = pass + 1 == passes;
+    set_args(histogram, src, n, shift, encode, kind, descending, blocks_per_group, counts);
+    run.launch(histogram, std::size_t(groups) * wg, wg, "radix_histogram");
+    set_args(scan, counts, groups, totals);
+    run.launch(scan, std::size_t(radix) * wg, wg, "radix_scan");
+    if (run.values)
+      set_args(scatter, src, dst, vsrc, vdst, n, shift, encode, decode, kind, descending, blocks_per_group,
+               counts, totals);
+    else
+      set_args(scatter, src, dst, n, shift, encode, decode, kind, descending, blocks_per_group, counts,
+               totals);
+    run.launch(scatter, std::size_t(groups) * wg, wg, "radix_scatter");
+    std::swap(src, dst);
+    std::swap(vsrc, vdst);
+  }
+  if (passes % 2) {  // the result sits in scratch
+    run.copy(keys_tmp, run.keys, std::size_t(n) * run.key_bytes, "copy keys");
+    if (run.values) run.copy(values_tmp, *run.values, std::size_t(n) * run.value_bytes, "copy values");
+  }
+}
+
+}  // namespace clsort::detail

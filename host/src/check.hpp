@@ -1,0 +1,20 @@
+// Internal: turning OpenCL status codes into clsort::Error that names the failing call.
+#pragma once
+
+#include <string>
+
+#include "clsort/clsort.hpp"
+
+namespace clsort::detail {
+
+[[noreturn]] void throw_cl_error(cl_int status, const char* call);
+[[noreturn]] void throw_argument_error(const std::string& argument, const std::string& message);
+
+}  // namespace clsort::detail
+
+// CLSORT_CHECK(queue.enqueueWriteBuffer(...)) throws clsort::Error naming the call and the status.
+#define CLSORT_CHECK(call)                                                                     \
+  do {                                                                                         \
+    const cl_int clsort_status_ = (call);                                                      \
+    if (clsort_status_ != CL_SUCCESS) ::clsort::detail::throw_cl_error(clsort_status_, #call); \
+  } while (0)

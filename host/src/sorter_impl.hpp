@@ -1,0 +1,95 @@
+// Internal: the state behind a Sorter, and Run, what an algorithm driver sees of one sort call.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "check.hpp"
+#include "clsort/clsort.hpp"
+#include "tuning.hpp"
+
+namespace clsort {
+
+struct Sorter::Impl {
+  Impl(cl::Context context, cl::Device device, cl::CommandQueue queue);
+  ~Impl();
+
+  cl::Context context;
+  cl::Device device;
+  cl::CommandQueue queue;
+  bool profiling = false;
+  detail::Tuning tuning;  // the table's row plus overrides, before fitting to a key/value width
+  std::size_t max_alloc = 0;
+
+  // Kernels are created per Sorter (a cl::Kernel's arguments are not thread-safe); programs are shared.
+  std::map<std::string, cl::Kernel> kernels;
+  // Scratch buffers by slot, grown on demand and reused by later sorts.
+  std::map<int, std::pair<cl::Buffer, std::size_t>> scratch;
+  // Completion of the previous sort: a new sort reuses scratch only after it (out-of-order queues).
+  cl::Event last;
+  std::vector<std::pair<std::string, cl::Event>> profile;
+};
+
+namespace detail {
+
+enum ScratchSlot {
+  kScratchKeys,
+  kScratchValues,
+  kScratchIndex,
+  kScratchCounts,
+  kScratchTotals,
+  kHostKeys,
+  kHostValues
+};
+
+/// One sort call as the algorithm drivers see it: keys (and values) in device buffers, already
+/// validated. Drivers first obtain every kernel and scratch buffer they need (so that build and
+/// allocation errors come before anything is enqueued), then enqueue, each command waiting for the last.
+struct Run {
+  Sorter::Impl& s;
+  KeyType type;
+  unsigned key_bytes;
+  unsigned kind;  // KIND_UNSIGNED / KIND_SIGNED / KIND_FLOAT of kernels/common.cl
+  bool descending;
+  cl::Buffer keys;
+  const cl::Buffer* values;  // null for keys only
+  unsigned value_bytes;      // 0 for keys only
+  std::uint32_t n;
+  std::vector<cl::Event> deps;  // what the next command waits for
+
+  Tuning tuning() const;  // fitted to this run's key and value widths
+  /// The kernel `name` from the program of `file` (after common.cl) built with `defines` plus the
+  /// key and value widths.
+  cl::Kernel kernel(const std::string& file, const std::string& name, const std::string& defines,
+                    unsigned value_bytes_for_program);
+  cl::Buffer scratch(ScratchSlot slot, std::size_t bytes);
+
+  void launch(cl::Kernel& k, std::size_t global, std::size_t local, const char* label);
+  void copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label);
+  cl::Event finish();  // the event the caller gets: completion of everything enqueued
+};
+
+template <class... A>
+void set_args(cl::Kernel& k, const A&... args) {
+  cl_uint i = 0;
+  (
+      [&] {
+        const cl_int status = k.setArg(i++, args);
+        if (status != CL_SUCCESS) throw_cl_error(status, "clSetKernelArg");
+      }(),
+      ...);
+}
+
+inline std::size_t round_up(std::size_t v, std::size_t m) {
+  return (v + m - 1) / m * m;
+}
+
+// The drivers, one per algorithm (host/src/algorithms/).
+void radix_sort(Run& run);
+void bitonic_sort(Run& run);
+void selection_sort(Run& run);
+
+}  // namespace detail
+}  // namespace clsort

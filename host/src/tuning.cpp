@@ -1,0 +1,162 @@
+// The tuning table. Each row: vendor, device class and device-name substrings (empty matches any), the
+// parameters it sets, and the speed it was measured at. Rows are applied from least to most specific.
+#include "tuning.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <vector>
+
+#include "check.hpp"
+
+namespace clsort::detail {
+namespace {
+
+struct Row {
+  const char* vendor;  // substring of CL_DEVICE_VENDOR, lower case; "" = any
+  const char* type;    // "gpu", "cpu", "accelerator"; "" = any
+  const char* name;    // substring of CL_DEVICE_NAME, lower case; "" = any
+  const char* params;
+  const char* measured;
+};
+
+// Keep rows ordered from general to specific; a row's `measured` says on what and when it was measured.
+const Row k_table[] = {
+    {"", "", "", "", "portable default, not measured"},
+    // CPU devices (PoCL, Intel's CPU runtime): work-groups run on one core each and barriers are loops
+    // over work-items, so fewer, larger work-groups with more keys per work-item.
+    {"", "cpu", "",
+     "radix.wg=64 radix.items=16 radix.groups=64 bitonic.wg=64 bitonic.tile=4096 selection.wg=64",
+     "not yet measured"},
+    {"nvidia", "gpu", "", "radix.wg=256 radix.items=4 bitonic.wg=256 bitonic.tile=2048 selection.wg=256",
+     "not yet measured"},
+    {"advanced micro devices", "gpu", "", "radix.wg=256 radix.items=4 bitonic.wg=256 bitonic.tile=2048",
+     "not measured (no AMD GPU available)"},
+    {"intel", "gpu", "", "radix.wg=128 radix.items=4 bitonic.wg=128 bitonic.tile=1024",
+     "not measured (no Intel GPU available)"},
+};
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+bool is_pow2(std::size_t v) {
+  return v && !(v & (v - 1));
+}
+
+unsigned floor_pow2(std::size_t v) {
+  unsigned p = 1;
+  while (p * 2 <= v) p *= 2;
+  return p;
+}
+
+}  // namespace
+
+std::string Tuning::describe() const {
+  std::ostringstream s;
+  s << "radix.bits=" << radix_bits << " radix.wg=" << radix_wg << " radix.items=" << radix_items
+    << " radix.groups=" << radix_groups << " bitonic.wg=" << bitonic_wg << " bitonic.tile=" << bitonic_tile
+    << " selection.wg=" << selection_wg << " auto.small_n=" << small_n;
+  return s.str();
+}
+
+void Tuning::apply(const std::string& overrides, const std::string& source) {
+  std::string text = overrides;
+  std::replace(text.begin(), text.end(), ',', ' ');
+  std::istringstream in(text);
+  std::string item;
+  while (in >> item) {
+    const auto eq = item.find('=');
+    const std::string name = item.substr(0, eq);
+    unsigned long value = 0;
+    try {
+      std::size_t used = 0;
+      if (eq == std::string::npos) throw std::invalid_argument(item);
+      value = std::stoul(item.substr(eq + 1), &used);
+      if (used != item.size() - eq - 1) throw std::invalid_argument(item);
+    } catch (const std::exception&) {
+      throw_argument_error(source, "expected name=number, got '" + item + "'");
+    }
+    auto pow2 = [&](unsigned& field) {
+      if (!is_pow2(value) || value > 4096)
+        throw_argument_error(source, name + " must be a power of two <= 4096");
+      field = unsigned(value);
+    };
+    if (name == "radix.bits") {
+      if (value < 1 || value > 12) throw_argument_error(source, "radix.bits must be 1..12");
+      radix_bits = unsigned(value);
+    } else if (name == "radix.wg") {
+      pow2(radix_wg);
+    } else if (name == "radix.items") {
+      if (value < 1 || value > 64) throw_argument_error(source, "radix.items must be 1..64");
+      radix_items = unsigned(value);
+    } else if (name == "radix.groups") {
+      if (value < 1 || value > 65536) throw_argument_error(source, "radix.groups must be 1..65536");
+      radix_groups = unsigned(value);
+    } else if (name == "bitonic.wg") {
+      pow2(bitonic_wg);
+    } else if (name == "bitonic.tile") {
+      if (!is_pow2(value) || value < 2 || value > 65536)
+        throw_argument_error(source, "bitonic.tile must be a power of two in 2..65536");
+      bitonic_tile = unsigned(value);
+    } else if (name == "selection.wg") {
+      pow2(selection_wg);
+    } else if (name == "auto.small_n") {
+      small_n = value;
+    } else {
+      throw_argument_error(source, "unknown tuning parameter '" + name + "'");
+    }
+  }
+}
+
+Tuning tuning_for(const cl::Device& device) {
+  const std::string vendor = lower(device.getInfo<CL_DEVICE_VENDOR>());
+  const std::string name = lower(device.getInfo<CL_DEVICE_NAME>());
+  const cl_device_type type = device.getInfo<CL_DEVICE_TYPE>();
+  const std::string cls = (type & CL_DEVICE_TYPE_GPU)           ? "gpu"
+                          : (type & CL_DEVICE_TYPE_CPU)         ? "cpu"
+                          : (type & CL_DEVICE_TYPE_ACCELERATOR) ? "accelerator"
+                                                                : "other";
+  Tuning t;
+  for (const Row& r : k_table) {
+    if (*r.vendor && vendor.find(r.vendor) == std::string::npos) continue;
+    if (*r.type && cls != r.type) continue;
+    if (*r.name && name.find(r.name) == std::string::npos) continue;
+    t.apply(r.params, "tuning table");
+    t.row = std::string(*r.vendor ? r.vendor : "any") + "/" + (*r.type ? r.type : "any") + "/" +
+            (*r.name ? r.name : "default");
+    t.measured = r.measured;
+  }
+  return t;
+}
+
+Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, unsigned value_bytes) {
+  const std::size_t max_wg = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  const std::size_t local_mem = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+  // Leave room for the implementation's own local memory use.
+  const std::size_t budget = local_mem > 4096 ? local_mem - 1024 : local_mem;
+  auto clamp_wg = [&](unsigned& wg) { wg = std::min<unsigned>(wg, floor_pow2(max_wg)); };
+  clamp_wg(t.radix_wg);
+  clamp_wg(t.bitonic_wg);
+  clamp_wg(t.selection_wg);
+
+  auto radix_bytes = [&] {
+    const std::size_t block = std::size_t(t.radix_wg) * t.radix_items;
+    return 2 * block * (key_bytes + value_bytes) + 2 * (std::size_t(4) << t.radix_bits) + 4 * t.radix_wg;
+  };
+  while (radix_bytes() > budget && t.radix_items > 1) t.radix_items /= 2;
+  while (radix_bytes() > budget && t.radix_wg > 1) t.radix_wg /= 2;
+  while (radix_bytes() > budget && t.radix_bits > 4) --t.radix_bits;
+
+  const unsigned index_bytes = value_bytes ? 4 : 0;
+  if (t.bitonic_tile < 2 * t.bitonic_wg) t.bitonic_tile = 2 * t.bitonic_wg;
+  while (std::size_t(t.bitonic_tile) * (key_bytes + index_bytes) > budget && t.bitonic_tile > 2) {
+    t.bitonic_tile /= 2;
+    if (t.bitonic_wg > t.bitonic_tile / 2) t.bitonic_wg = t.bitonic_tile / 2;
+  }
+  while (std::size_t(t.selection_wg) * key_bytes > budget && t.selection_wg > 1) t.selection_wg /= 2;
+  return t;
+}
+
+}  // namespace clsort::detail

@@ -1,0 +1,37 @@
+// Internal: tuning parameters per device, from a table keyed vendor -> device class -> device name with a
+// default row at each level (CLBlast's shape). Later rows override earlier ones field by field.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "clsort/clsort.hpp"
+
+namespace clsort::detail {
+
+struct Tuning {
+  std::string row = "default";   // the most specific table row that matched
+  std::string measured;          // what that row was measured at, with the device and date
+  unsigned radix_bits = 8;       // digit width
+  unsigned radix_wg = 256;       // work-group size of the radix kernels
+  unsigned radix_items = 4;      // keys per work-item per block (block = wg * items)
+  unsigned radix_groups = 1024;  // most work-groups per pass; each owns a contiguous run of blocks
+  unsigned bitonic_wg = 256;
+  unsigned bitonic_tile = 2048;  // elements sorted in local memory by one work-group
+  unsigned selection_wg = 256;
+  std::size_t small_n = 2048;  // automatic: up to this n, one work-group's bitonic sort; radix above
+
+  /// "radix.bits=8 radix.wg=256 ..." in the syntax apply() reads.
+  std::string describe() const;
+  /// Applies "name=value" pairs separated by commas or spaces; throws Error on unknown names or values.
+  void apply(const std::string& overrides, const std::string& source = "tuning");
+};
+
+/// The table's tuning for `device`, clamped to its limits (work-group size, local memory).
+Tuning tuning_for(const cl::Device& device);
+
+/// Clamps work-group sizes and tiles to what `device` supports for keys of `key_bytes` and values of
+/// `value_bytes` (local memory use depends on both).
+Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, unsigned value_bytes);
+
+}  // namespace clsort::detail

@@ -1,0 +1,86 @@
+// Shared by every algorithm's program (the host prepends this file): key and value types, the
+// order-preserving key transforms, and small utility kernels (in-place encode/decode, iota, gather).
+//
+// Every algorithm sorts plain unsigned bits ascending. encode_key() maps each key type to unsigned bits
+// whose unsigned order is the requested order; decode_key() is its exact inverse, so every input bit
+// pattern survives. The host mirror of these transforms is host/include/clsort/key_transform.hpp.
+
+#ifndef KEY_BITS
+#define KEY_BITS 32
+#endif
+#ifndef VALUE_BYTES
+#define VALUE_BYTES 0  // 0: keys only; 4 or 8: values of that width travel with the keys
+#endif
+
+#if KEY_BITS == 64
+typedef ulong ukey_t;
+#define KEY_SIGN 0x8000000000000000UL
+// After the sign-magnitude flip, NaNs with the sign bit set occupy [0, 2^52 - 2]; rotating by their
+// count moves them above every positive NaN, so all NaNs follow +inf and -inf becomes the smallest key.
+#define NEG_NAN_SPAN 0x000FFFFFFFFFFFFFUL
+#elif KEY_BITS == 32
+typedef uint ukey_t;
+#define KEY_SIGN 0x80000000U
+#define NEG_NAN_SPAN 0x007FFFFFU
+#else
+#error "KEY_BITS must be 32 or 64"
+#endif
+#define KEY_MAX ((ukey_t)0 - (ukey_t)1)
+
+#if VALUE_BYTES == 8
+typedef ulong value_t;
+#elif VALUE_BYTES == 4
+typedef uint value_t;
+#elif VALUE_BYTES != 0
+#error "VALUE_BYTES must be 0, 4 or 8"
+#endif
+
+// Key kinds, a run-time argument so one program serves int, uint and float keys of one width.
+#define KIND_UNSIGNED 0u
+#define KIND_SIGNED 1u
+#define KIND_FLOAT 2u
+
+inline ukey_t encode_key(ukey_t x, uint kind, uint descending) {
+  if (kind == KIND_SIGNED) {
+    x ^= KEY_SIGN;
+  } else if (kind == KIND_FLOAT) {
+    x = (x & KEY_SIGN) ? ~x : (x | KEY_SIGN);
+    x -= NEG_NAN_SPAN;
+  }
+  return descending ? ~x : x;
+}
+
+inline ukey_t decode_key(ukey_t x, uint kind, uint descending) {
+  if (descending) x = ~x;
+  if (kind == KIND_SIGNED) {
+    x ^= KEY_SIGN;
+  } else if (kind == KIND_FLOAT) {
+    x += NEG_NAN_SPAN;
+    x = (x & KEY_SIGN) ? (x ^ KEY_SIGN) : ~x;
+  }
+  return x;
+}
+
+// Utility kernels. Each work-item handles one element; sizes are arguments so no n needs a rebuild.
+kernel void util_encode(global ukey_t* keys, uint n, uint kind, uint descending) {
+  const uint i = get_global_id(0);
+  if (i < n) keys[i] = encode_key(keys[i], kind, descending);
+}
+
+kernel void util_decode(global ukey_t* keys, uint n, uint kind, uint descending) {
+  const uint i = get_global_id(0);
+  if (i < n) keys[i] = decode_key(keys[i], kind, descending);
+}
+
+kernel void util_iota(global uint* out, uint n) {
+  const uint i = get_global_id(0);
+  if (i < n) out[i] = i;
+}
+
+#if VALUE_BYTES != 0
+// dst[i] = src[index[i]]: applies a permutation found by a sort of (key, index) pairs to the values.
+kernel void util_gather(global const value_t* src, global const uint* index, global value_t* dst, uint n) {
+  const uint i = get_global_id(0);
+  if (i < n) dst[i] = src[index[i]];
+}
+#endif
