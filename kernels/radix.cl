@@ -3,7 +3,7 @@
 // `groups` work-groups each own a contiguous run of blocks (blocks_per_group blocks of RADIX_BLOCK keys),
 // so the stable position of a key is: keys of smaller digits everywhere + keys of its digit in earlier
 // groups (both from the scanned histogram) + keys of its digit earlier in this group. The last term is
-// found block by block: the block is sorted stably by digit in local memory (RADIX_BITS one-bit splits),
+// found block by block: the block is sorted stably by digit in local memory (a counting sort per 4 bits),
 // which also makes the global writes of one digit contiguous.
 // Keys are encoded (common.cl) as the first pass reads them and decoded as the last pass writes them.
 
@@ -14,7 +14,10 @@
 #define RADIX_WG 256
 #endif
 #ifndef RADIX_ITEMS
-#define RADIX_ITEMS 4
+#define RADIX_ITEMS 8  // keys per work-item per block; at most 15 (4-bit counters in the scatter)
+#endif
+#if RADIX_ITEMS > 15
+#error "RADIX_ITEMS must be at most 15"
 #endif
 #define RADIX (1u << RADIX_BITS)
 #define RADIX_MASK (RADIX - 1u)
@@ -83,6 +86,24 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scan(glo
   if (lid == 0) totals[get_group_id(0)] = carry;
 }
 
+// Exclusive scan of 16 digit counters per work-item, packed two 16-bit counters per component
+// (block totals stay below 2^16, so halves never carry into each other).
+inline uint8 group_scan_exclusive8(uint8 v, local uint8* s, uint8* total) {
+  const uint lid = get_local_id(0);
+  s[lid] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint off = 1; off < RADIX_WG; off <<= 1) {
+    const uint8 add = lid >= off ? s[lid - off] : (uint8)(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    s[lid] += add;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const uint8 inclusive = s[lid];
+  *total = s[RADIX_WG - 1];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return inclusive - v;
+}
+
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
     global const ukey_t* src, global ukey_t* dst,
 #if VALUE_BYTES != 0
@@ -90,13 +111,15 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
 #endif
     uint n, uint shift, uint encode, uint decode, uint kind, uint descending, uint blocks_per_group,
     global const uint* counts, global const uint* totals) {
-  local ukey_t lk[2][RADIX_BLOCK];
+  local ukey_t lk[RADIX_BLOCK];
 #if VALUE_BYTES != 0
-  local value_t lv[2][RADIX_BLOCK];
+  local value_t lv[RADIX_BLOCK];
 #endif
-  local uint next[RADIX];   // where this group's next key of each digit goes
-  local uint start[RADIX];  // first position of each digit in the sorted block
+  local uint8 ls[RADIX_WG];  // the packed-counter scan, then each work-item's 16 sub-digit offsets
+  local uint next[RADIX];    // where this group's next key of each digit goes
+  local uint start[RADIX];   // first position of each digit in the sorted block
   local uint s[RADIX_WG];
+  local ushort* offsets = (local ushort*)ls;
   const uint lid = get_local_id(0);
   const uint groups = get_num_groups(0);
 
@@ -113,71 +136,123 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
   const uint2 range = group_range(n, blocks_per_group);
   for (uint blk = range.x; blk < range.y; blk += RADIX_BLOCK) {
     const uint valid = min((uint)RADIX_BLOCK, range.y - blk);
-    // Coalesced load; slots past the end hold the largest key, which sorts last and stays last.
+    ukey_t k[RADIX_ITEMS];
+#if VALUE_BYTES != 0
+    value_t v[RADIX_ITEMS];
+#endif
+    // Coalesced load, then a transpose through local memory so each work-item holds RADIX_ITEMS
+    // consecutive keys (ranking them in order keeps the sort stable). Slots past the end hold the largest
+    // key, which sorts last and stays last.
+#pragma unroll
     for (uint j = 0; j < RADIX_ITEMS; ++j) {
       const uint p = lid + j * RADIX_WG;
-      ukey_t k = KEY_MAX;
+      ukey_t key = KEY_MAX;
       if (p < valid) {
-        k = src[blk + p];
-        if (encode) k = encode_key(k, kind, descending);
+        key = src[blk + p];
+        if (encode) key = encode_key(key, kind, descending);
 #if VALUE_BYTES != 0
-        lv[0][p] = vsrc[blk + p];
+        lv[p] = vsrc[blk + p];
 #endif
       }
-      lk[0][p] = k;
+      lk[p] = key;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint j = 0; j < RADIX_ITEMS; ++j) {
+      k[j] = lk[lid * RADIX_ITEMS + j];
+#if VALUE_BYTES != 0
+      v[j] = lv[lid * RADIX_ITEMS + j];
+#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // Stable sort of the block by digit: one split per bit, each work-item owning RADIX_ITEMS
-    // consecutive slots so that the split keeps input order.
-    uint cur = 0;
-    for (uint b = 0; b < RADIX_BITS; ++b) {
-      if (shift + b >= KEY_BITS) break;  // the top digit may be narrower than RADIX_BITS
-      const uint bit = shift + b;
-      uint zeros = 0;
-      for (uint j = 0; j < RADIX_ITEMS; ++j) zeros += ((lk[cur][lid * RADIX_ITEMS + j] >> bit) & 1) == 0;
-      uint total_zeros;
-      uint z = group_scan_exclusive(zeros, s, &total_zeros);
-      uint o = total_zeros + lid * RADIX_ITEMS - z;
+    // Stable counting sort of the block by the digit, 4 bits at a time: each work-item counts its keys
+    // per sub-digit in 4-bit fields of one register (hence RADIX_ITEMS <= 15), one group scan turns the
+    // counters into offsets, and keys move to their rank through local memory.
+    for (uint sub = 0; sub < RADIX_BITS; sub += 4) {
+      const uint sshift = shift + sub;
+      if (sshift >= KEY_BITS) break;  // the top digit may be narrower than RADIX_BITS
+      const uint smask = (1u << min(4u, (uint)RADIX_BITS - sub)) - 1u;
+      ulong c = 0;
+      uint r[RADIX_ITEMS];
+#pragma unroll
       for (uint j = 0; j < RADIX_ITEMS; ++j) {
-        const uint p = lid * RADIX_ITEMS + j;
-        const ukey_t k = lk[cur][p];
-        const uint to = ((k >> bit) & 1) ? o++ : z++;
-        lk[cur ^ 1][to] = k;
+        const uint d4 = 4 * ((uint)(k[j] >> sshift) & smask);
+        r[j] = (uint)(c >> d4) & 15u;
+        c += 1UL << d4;
+      }
+      uint8 packed;
+      packed.s0 = (uint)(c & 0xF) | (uint)((c >> 4) & 0xF) << 16;
+      packed.s1 = (uint)((c >> 8) & 0xF) | (uint)((c >> 12) & 0xF) << 16;
+      packed.s2 = (uint)((c >> 16) & 0xF) | (uint)((c >> 20) & 0xF) << 16;
+      packed.s3 = (uint)((c >> 24) & 0xF) | (uint)((c >> 28) & 0xF) << 16;
+      packed.s4 = (uint)((c >> 32) & 0xF) | (uint)((c >> 36) & 0xF) << 16;
+      packed.s5 = (uint)((c >> 40) & 0xF) | (uint)((c >> 44) & 0xF) << 16;
+      packed.s6 = (uint)((c >> 48) & 0xF) | (uint)((c >> 52) & 0xF) << 16;
+      packed.s7 = (uint)((c >> 56) & 0xF) | (uint)((c >> 60) & 0xF) << 16;
+      uint8 total8;
+      const uint8 before = group_scan_exclusive8(packed, ls, &total8);
+      uint tot[8], pre[8];
+      vstore8(total8, 0, tot);
+      vstore8(before, 0, pre);
+      uint base = 0;
+#pragma unroll
+      for (uint d = 0; d < 16; ++d) {
+        const uint t = (d & 1) ? tot[d / 2] >> 16 : tot[d / 2] & 0xFFFF;
+        const uint mine = (d & 1) ? pre[d / 2] >> 16 : pre[d / 2] & 0xFFFF;
+        offsets[lid * 16 + d] = (ushort)(base + mine);
+        base += t;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+      for (uint j = 0; j < RADIX_ITEMS; ++j) {
+        const uint to = offsets[lid * 16 + ((uint)(k[j] >> sshift) & smask)] + r[j];
+        lk[to] = k[j];
 #if VALUE_BYTES != 0
-        lv[cur ^ 1][to] = lv[cur][p];
+        lv[to] = v[j];
 #endif
       }
       barrier(CLK_LOCAL_MEM_FENCE);
-      cur ^= 1;
+#pragma unroll
+      for (uint j = 0; j < RADIX_ITEMS; ++j) {
+        k[j] = lk[lid * RADIX_ITEMS + j];
+#if VALUE_BYTES != 0
+        v[j] = lv[lid * RADIX_ITEMS + j];
+#endif
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
     }
 
+    // lk holds the block sorted by digit: each digit's keys go to consecutive global positions.
+#pragma unroll
     for (uint j = 0; j < RADIX_ITEMS; ++j) {
       const uint p = lid + j * RADIX_WG;
       if (p < valid) {
-        const uint d = digit_of(lk[cur][p], shift);
-        if (p == 0 || digit_of(lk[cur][p - 1], shift) != d) start[d] = p;
+        const uint d = digit_of(lk[p], shift);
+        if (p == 0 || digit_of(lk[p - 1], shift) != d) start[d] = p;
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
     for (uint j = 0; j < RADIX_ITEMS; ++j) {
       const uint p = lid + j * RADIX_WG;
       if (p < valid) {
-        const ukey_t k = lk[cur][p];
-        const uint d = digit_of(k, shift);
+        const ukey_t key = lk[p];
+        const uint d = digit_of(key, shift);
         const uint to = next[d] + p - start[d];
-        dst[to] = decode ? decode_key(k, kind, descending) : k;
+        dst[to] = decode ? decode_key(key, kind, descending) : key;
 #if VALUE_BYTES != 0
-        vdst[to] = lv[cur][p];
+        vdst[to] = lv[p];
 #endif
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
     for (uint j = 0; j < RADIX_ITEMS; ++j) {
       const uint p = lid + j * RADIX_WG;
       if (p < valid) {
-        const uint d = digit_of(lk[cur][p], shift);
-        if (p + 1 == valid || digit_of(lk[cur][p + 1], shift) != d) next[d] += p + 1 - start[d];
+        const uint d = digit_of(lk[p], shift);
+        if (p + 1 == valid || digit_of(lk[p + 1], shift) != d) next[d] += p + 1 - start[d];
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -26,9 +26,9 @@ const Row k_table[] = {
     // CPU devices (PoCL, Intel's CPU runtime): work-groups run on one core each and barriers are loops
     // over work-items, so fewer, larger work-groups with more keys per work-item.
     {"", "cpu", "",
-     "radix.wg=64 radix.items=16 radix.groups=64 bitonic.wg=64 bitonic.tile=4096 selection.wg=64",
+     "radix.wg=64 radix.items=15 radix.groups=64 bitonic.wg=64 bitonic.tile=4096 selection.wg=64",
      "not yet measured"},
-    {"nvidia", "gpu", "", "radix.wg=256 radix.items=4 bitonic.wg=256 bitonic.tile=2048 selection.wg=256",
+    {"nvidia", "gpu", "", "radix.wg=256 radix.items=8 bitonic.wg=256 bitonic.tile=2048 selection.wg=256",
      "not yet measured"},
     {"advanced micro devices", "gpu", "", "radix.wg=256 radix.items=4 bitonic.wg=256 bitonic.tile=2048",
      "not measured (no AMD GPU available)"},
@@ -89,7 +89,7 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
     } else if (name == "radix.wg") {
       pow2(radix_wg);
     } else if (name == "radix.items") {
-      if (value < 1 || value > 64) throw_argument_error(source, "radix.items must be 1..64");
+      if (value < 1 || value > 15) throw_argument_error(source, "radix.items must be 1..15");
       radix_items = unsigned(value);
     } else if (name == "radix.groups") {
       if (value < 1 || value > 65536) throw_argument_error(source, "radix.groups must be 1..65536");
@@ -143,7 +143,8 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
 
   auto radix_bytes = [&] {
     const std::size_t block = std::size_t(t.radix_wg) * t.radix_items;
-    return 2 * block * (key_bytes + value_bytes) + 2 * (std::size_t(4) << t.radix_bits) + 4 * t.radix_wg;
+    return block * (key_bytes + value_bytes) + 2 * (std::size_t(4) << t.radix_bits) +
+           36 * std::size_t(t.radix_wg);
   };
   while (radix_bytes() > budget && t.radix_items > 1) t.radix_items /= 2;
   while (radix_bytes() > budget && t.radix_wg > 1) t.radix_wg /= 2;

@@ -14,7 +14,7 @@ struct Tuning {
   std::string measured;          // what that row was measured at, with the device and date
   unsigned radix_bits = 8;       // digit width
   unsigned radix_wg = 256;       // work-group size of the radix kernels
-  unsigned radix_items = 4;      // keys per work-item per block (block = wg * items)
+  unsigned radix_items = 8;      // keys per work-item per block (block = wg * items)
   unsigned radix_groups = 1024;  // most work-groups per pass; each owns a contiguous run of blocks
   unsigned bitonic_wg = 256;
   unsigned bitonic_tile = 2048;  // elements sorted in local memory by one work-group
