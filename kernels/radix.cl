@@ -258,3 +258,55 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
+
+// ---- CPU shape (tuning radix.cpu=1): on CPU devices each work-group is one core's loop over its
+// work-items and barriers cost a pass over them, so instead each work-item (work-group size 1) owns one
+// contiguous chunk and runs a serial counting sort over it, which is stable by construction.
+
+// counts[d * chunks + c] = keys with digit d in chunk c.
+kernel void radix_cpu_histogram(global const ukey_t* src, uint n, uint shift, uint encode, uint kind,
+                                uint descending, uint chunk, global uint* counts) {
+  const uint c = get_global_id(0), chunks = get_global_size(0);
+  uint hist[RADIX];
+  for (uint d = 0; d < RADIX; ++d) hist[d] = 0;
+  const uint begin = min((ulong)c * chunk, (ulong)n), end = min((ulong)begin + chunk, (ulong)n);
+  for (uint i = begin; i < end; ++i) {
+    ukey_t k = src[i];
+    if (encode) k = encode_key(k, kind, descending);
+    ++hist[digit_of(k, shift)];
+  }
+  for (uint d = 0; d < RADIX; ++d) counts[d * chunks + c] = hist[d];
+}
+
+// Each chunk's first position per digit is the keys of smaller digits plus the keys of its digit in
+// earlier chunks; with few chunks every work-item sums that itself, so no separate scan is needed.
+kernel void radix_cpu_scatter(global const ukey_t* src, global ukey_t* dst,
+#if VALUE_BYTES != 0
+                              global const value_t* vsrc, global value_t* vdst,
+#endif
+                              uint n, uint shift, uint encode, uint decode, uint kind, uint descending,
+                              uint chunk, global const uint* counts) {
+  const uint c = get_global_id(0), chunks = get_global_size(0);
+  uint next[RADIX];
+  uint base = 0;
+  for (uint d = 0; d < RADIX; ++d) {
+    uint before = 0, total = 0;
+    for (uint o = 0; o < chunks; ++o) {
+      const uint v = counts[d * chunks + o];
+      total += v;
+      before += o < c ? v : 0;
+    }
+    next[d] = base + before;
+    base += total;
+  }
+  const uint begin = min((ulong)c * chunk, (ulong)n), end = min((ulong)begin + chunk, (ulong)n);
+  for (uint i = begin; i < end; ++i) {
+    ukey_t k = src[i];
+    if (encode) k = encode_key(k, kind, descending);
+    const uint to = next[digit_of(k, shift)]++;
+    dst[to] = decode ? decode_key(k, kind, descending) : k;
+#if VALUE_BYTES != 0
+    vdst[to] = vsrc[i];
+#endif
+  }
+}

@@ -26,7 +26,7 @@ const Row k_table[] = {
     // CPU devices (PoCL, Intel's CPU runtime): work-groups run on one core each and barriers are loops
     // over work-items, so fewer, larger work-groups with more keys per work-item.
     {"", "cpu", "",
-     "radix.wg=64 radix.items=15 radix.groups=64 bitonic.wg=64 bitonic.tile=4096 selection.wg=64",
+     "radix.cpu=1 radix.groups=32 radix.wg=64 radix.items=15 bitonic.wg=64 bitonic.tile=4096 selection.wg=64",
      "not yet measured"},
     {"nvidia", "gpu", "", "radix.wg=256 radix.items=15 bitonic.wg=256 bitonic.tile=2048 selection.wg=256",
      "H100 2026-11-22: radix u32 9.9 Gkeys/s at 2^24, 11.3 at 2^26 (items=8: 7.5, 7.6; wg=512: 7.5)"},
@@ -56,8 +56,8 @@ unsigned floor_pow2(std::size_t v) {
 std::string Tuning::describe() const {
   std::ostringstream s;
   s << "radix.bits=" << radix_bits << " radix.wg=" << radix_wg << " radix.items=" << radix_items
-    << " radix.groups=" << radix_groups << " bitonic.wg=" << bitonic_wg << " bitonic.tile=" << bitonic_tile
-    << " selection.wg=" << selection_wg << " auto.small_n=" << small_n;
+    << " radix.groups=" << radix_groups << " radix.cpu=" << radix_cpu << " bitonic.wg=" << bitonic_wg
+    << " bitonic.tile=" << bitonic_tile << " selection.wg=" << selection_wg << " auto.small_n=" << small_n;
   return s.str();
 }
 
@@ -94,6 +94,9 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
     } else if (name == "radix.groups") {
       if (value < 1 || value > 65536) throw_argument_error(source, "radix.groups must be 1..65536");
       radix_groups = unsigned(value);
+    } else if (name == "radix.cpu") {
+      if (value > 1) throw_argument_error(source, "radix.cpu must be 0 or 1");
+      radix_cpu = unsigned(value);
     } else if (name == "bitonic.wg") {
       pow2(bitonic_wg);
     } else if (name == "bitonic.tile") {

@@ -16,6 +16,7 @@ struct Tuning {
   unsigned radix_wg = 256;       // work-group size of the radix kernels
   unsigned radix_items = 8;      // keys per work-item per block (block = wg * items)
   unsigned radix_groups = 1024;  // most work-groups per pass; each owns a contiguous run of blocks
+  unsigned radix_cpu = 0;        // 1: the CPU shape (one serial counting sort per work-item chunk)
   unsigned bitonic_wg = 256;
   unsigned bitonic_tile = 2048;  // elements sorted in local memory by one work-group
   unsigned selection_wg = 256;
