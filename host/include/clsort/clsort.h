@@ -1,0 +1,159 @@
+/* clsort's C API: sorting device buffers on an application's cl_command_queue, and host arrays, with
+ * status codes instead of exceptions. Usable from C99 and C++; a thin layer over clsort::Sorter. */
+#ifndef CLSORT_CLSORT_H
+#define CLSORT_CLSORT_H
+
+/** @file clsort.h
+ * @brief The C API.
+ *
+ * @code
+ * clsort_sorter sorter;
+ * if (clsort_sorter_create(queue, &sorter) != CLSORT_SUCCESS) fail(clsort_last_error_message());
+ * cl_event done;
+ * clsort_status st = clsort_sort(sorter, keys, n, CLSORT_KEY_F32, CLSORT_DESCENDING, 1, &uploaded, &done);
+ * ...
+ * clsort_sorter_destroy(sorter);
+ * @endcode
+ *
+ * Order and semantics are those of the C++ API: ascending by value, floats with -0.0 before +0.0 and every
+ * NaN after +inf, descending the exact reverse; sort_by_key and argsort are stable. Every function
+ * returns a ::clsort_status and never lets a C++ exception escape. A failing call changes neither the
+ * caller's buffers nor arrays, and records a message and an OpenCL status for the calling thread
+ * (clsort_last_error_message(), clsort_last_opencl_status()).
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The OpenCL version clsort is written against; an application that sets its own keeps it. */
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#ifdef __APPLE__
+#include <OpenCL/cl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#include "clsort/version.hpp" /* CLSORT_VERSION_STRING and friends: plain macros, valid C */
+
+#if defined(_WIN32)
+#define CLSORT_C_API
+#elif defined(__GNUC__)
+#define CLSORT_C_API __attribute__((visibility("default")))
+#else
+#define CLSORT_C_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a clsort C function reports. clsort_status_string() names each. */
+typedef enum clsort_status {
+  CLSORT_SUCCESS = 0,
+  /** A null handle or pointer, an unknown key type or flag, a value size other than 4 or 8, n larger than
+   * a buffer or than the algorithm accepts, overlapping keys and values, buffers of another context,
+   * an inconsistent event wait list. Nothing was enqueued. */
+  CLSORT_ERROR_INVALID_ARGUMENT = 1,
+  /** An OpenCL call failed; clsort_last_opencl_status() holds its status. */
+  CLSORT_ERROR_OPENCL = 2,
+  /** A kernel failed to build; clsort_last_error_message() holds the compiler's log. */
+  CLSORT_ERROR_BUILD_FAILURE = 3,
+  /** Host or device memory ran out, or the sort needs a buffer larger than the device allows. */
+  CLSORT_ERROR_OUT_OF_MEMORY = 4,
+  /** No OpenCL device, or none that CLSORT_DEVICE selects (host sorts on the default device only). */
+  CLSORT_ERROR_DEVICE_NOT_FOUND = 5,
+  /** An unexpected failure inside clsort (a bug: please report the message). */
+  CLSORT_ERROR_INTERNAL = 6
+} clsort_status;
+
+/** Key types. Values of sort_by_key are any 4- or 8-byte type (only their width matters). */
+typedef enum clsort_key_type {
+  CLSORT_KEY_U32 = 0, /**< uint32_t */
+  CLSORT_KEY_I32 = 1, /**< int32_t */
+  CLSORT_KEY_F32 = 2, /**< float */
+  CLSORT_KEY_U64 = 3, /**< uint64_t */
+  CLSORT_KEY_I64 = 4, /**< int64_t */
+  CLSORT_KEY_F64 = 5  /**< double */
+} clsort_key_type;
+
+/** Flags: an order ORed with at most one algorithm. 0 is ascending with the automatic choice. */
+typedef unsigned int clsort_flags;
+#define CLSORT_ASCENDING 0u
+#define CLSORT_DESCENDING 1u
+/** Pick by n, key type and device (the default). */
+#define CLSORT_ALGORITHM_AUTOMATIC (0u << 4)
+/** LSD radix sort, n < 2^32. */
+#define CLSORT_ALGORITHM_RADIX (1u << 4)
+/** Bitonic sort, n <= 2^31. */
+#define CLSORT_ALGORITHM_BITONIC (2u << 4)
+/** Parallel selection (rank) sort, O(n^2), n <= 2^20. */
+#define CLSORT_ALGORITHM_SELECTION (3u << 4)
+#define CLSORT_ALGORITHM_MASK (0xfu << 4)
+
+/** A sorter bound to one command queue (and through it its context and device). Use it from one thread
+ * at a time; separate sorters, also on one queue's context, may run concurrently. */
+typedef struct clsort_sorter_s* clsort_sorter;
+
+/** Creates a sorter on the application's queue, which it retains until clsort_sorter_destroy(). The
+ * queue may be in-order or out-of-order; clsort never calls clFinish on it. On failure *sorter is NULL. */
+CLSORT_C_API clsort_status clsort_sorter_create(cl_command_queue queue, clsort_sorter* sorter);
+
+/** Releases the sorter, its scratch buffers and its reference to the queue. Commands already enqueued
+ * complete normally. NULL is ignored. */
+CLSORT_C_API void clsort_sorter_destroy(clsort_sorter sorter);
+
+/** Sorts the first n keys of `keys` in place on the sorter's queue, after the events of the wait list.
+ * Only enqueues: when `event` is not NULL it receives a new event (release it with clReleaseEvent) that
+ * completes when the sort has; it is NULL after a failure. Bytes past n are never touched. */
+CLSORT_C_API clsort_status clsort_sort(clsort_sorter sorter, cl_mem keys, size_t n, clsort_key_type key_type,
+                                       clsort_flags flags, cl_uint num_events_in_wait_list,
+                                       const cl_event* event_wait_list, cl_event* event);
+
+/** Like clsort_sort(), and moves the first n values of `values` (each `value_size` bytes, 4 or 8) with
+ * their keys. Stable. Keys and values must not overlap. */
+CLSORT_C_API clsort_status clsort_sort_by_key(clsort_sorter sorter, cl_mem keys, cl_mem values, size_t n,
+                                              clsort_key_type key_type, size_t value_size, clsort_flags flags,
+                                              cl_uint num_events_in_wait_list,
+                                              const cl_event* event_wait_list, cl_event* event);
+
+/** Sorts a host array of n keys in place and returns when it is sorted. `sorter` may be NULL: the
+ * process-wide sorter on the default device (CLSORT_DEVICE selects it; calls on it are serialized). */
+CLSORT_C_API clsort_status clsort_sort_host(clsort_sorter sorter, void* keys, size_t n,
+                                            clsort_key_type key_type, clsort_flags flags);
+
+/** Host arrays, keys and values (`value_size` bytes each, 4 or 8), sorted in place by key. Stable. */
+CLSORT_C_API clsort_status clsort_sort_by_key_host(clsort_sorter sorter, void* keys, void* values, size_t n,
+                                                   clsort_key_type key_type, size_t value_size,
+                                                   clsort_flags flags);
+
+/** Writes the stable permutation that sorts `keys` to `indices` (n elements, n < 2^32): keys[indices[0]]
+ * comes first. The keys are not changed. */
+CLSORT_C_API clsort_status clsort_argsort_host(clsort_sorter sorter, const void* keys, size_t n,
+                                               clsort_key_type key_type, uint32_t* indices,
+                                               clsort_flags flags);
+
+/** The name of a status, e.g. "CLSORT_ERROR_INVALID_ARGUMENT"; "unknown clsort_status" for other values. */
+CLSORT_C_API const char* clsort_status_string(clsort_status status);
+
+/** The symbolic name of an OpenCL status, e.g. "CL_OUT_OF_RESOURCES". */
+CLSORT_C_API const char* clsort_opencl_status_string(cl_int status);
+
+/** What went wrong in this thread's last failing clsort call ("" after a success). Valid until this
+ * thread's next clsort call. */
+CLSORT_C_API const char* clsort_last_error_message(void);
+
+/** The OpenCL status behind this thread's last clsort call: the failing call's status for
+ * CLSORT_ERROR_OPENCL, CL_BUILD_PROGRAM_FAILURE for build failures, CL_INVALID_VALUE (or a more specific
+ * CL_INVALID_*) for invalid arguments, CL_SUCCESS after a success. */
+CLSORT_C_API cl_int clsort_last_opencl_status(void);
+
+/** The version of the library linked at run time; CLSORT_VERSION_STRING is the one compiled against. */
+CLSORT_C_API const char* clsort_version_string(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLSORT_CLSORT_H */

@@ -1,0 +1,331 @@
+// The C API (clsort/clsort.h) over clsort::Sorter: argument checks, exceptions turned into statuses,
+// and the thread's last error.
+#include "clsort/clsort.h"
+
+#include <cstring>
+#include <exception>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "clsort/clsort.hpp"
+
+struct clsort_sorter_s {
+  clsort::Sorter sorter;
+};
+
+namespace {
+
+struct LastError {
+  std::string message;
+  cl_int opencl = CL_SUCCESS;
+};
+// Thread-local like errno, so that threads with their own sorters never see each other's failures.
+thread_local LastError t_last;
+
+clsort_status fail(clsort_status status, cl_int opencl, const std::string& message) noexcept {
+  try {
+    t_last.message = message;
+  } catch (...) {
+    t_last.message.clear();  // out of memory: the status still tells what happened
+  }
+  t_last.opencl = opencl;
+  return status;
+}
+
+clsort_status succeed() noexcept {
+  t_last.message.clear();
+  t_last.opencl = CL_SUCCESS;
+  return CLSORT_SUCCESS;
+}
+
+// Worded like the C++ layer's argument errors, so both read alike.
+clsort_status invalid(const std::string& argument, const std::string& why, cl_int opencl = CL_INVALID_VALUE) {
+  return fail(CLSORT_ERROR_INVALID_ARGUMENT, opencl, "clsort: invalid argument '" + argument + "': " + why);
+}
+
+// clsort::Error carries an OpenCL status and what failed; the C status is the class of failure.
+clsort_status classify(const clsort::Error& e) noexcept {
+  const cl_int s = e.status();
+  const std::string& where = e.where();
+  if (!e.build_log().empty() || where == "clBuildProgram" || where == "CLSORT_KERNEL_DIR")
+    return CLSORT_ERROR_BUILD_FAILURE;
+  if (s == CL_DEVICE_NOT_FOUND || s == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */)
+    return CLSORT_ERROR_DEVICE_NOT_FOUND;
+  if (s == CL_MEM_OBJECT_ALLOCATION_FAILURE || s == CL_OUT_OF_HOST_MEMORY) return CLSORT_ERROR_OUT_OF_MEMORY;
+  // A scratch buffer beyond the device's largest allocation: the device is too small for this n.
+  if (s == CL_INVALID_BUFFER_SIZE && where == "n") return CLSORT_ERROR_OUT_OF_MEMORY;
+  // Argument errors all come from one function (detail::throw_argument_error), which words them so.
+  if (std::strncmp(e.what(), "clsort: invalid argument", 24) == 0) return CLSORT_ERROR_INVALID_ARGUMENT;
+  return CLSORT_ERROR_OPENCL;
+}
+
+// Runs f, which returns a status, turning every exception into one: nothing may unwind into C callers.
+template <class F>
+clsort_status guarded(F&& f) noexcept {
+  try {
+    return f();
+  } catch (const clsort::Error& e) {
+    return fail(classify(e), e.status(), e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(CLSORT_ERROR_OUT_OF_MEMORY, CL_OUT_OF_HOST_MEMORY, "clsort: out of host memory");
+  } catch (const std::length_error& e) {
+    return fail(CLSORT_ERROR_OUT_OF_MEMORY, CL_OUT_OF_HOST_MEMORY, std::string("clsort: ") + e.what());
+  } catch (const std::exception& e) {
+    return fail(CLSORT_ERROR_INTERNAL, CL_SUCCESS, std::string("clsort: internal error: ") + e.what());
+  } catch (...) {
+    return fail(CLSORT_ERROR_INTERNAL, CL_SUCCESS, "clsort: internal error: unknown exception");
+  }
+}
+
+bool to_key_type(clsort_key_type t, clsort::KeyType* out) {
+  switch (t) {
+    case CLSORT_KEY_U32:
+      *out = clsort::KeyType::u32;
+      return true;
+    case CLSORT_KEY_I32:
+      *out = clsort::KeyType::i32;
+      return true;
+    case CLSORT_KEY_F32:
+      *out = clsort::KeyType::f32;
+      return true;
+    case CLSORT_KEY_U64:
+      *out = clsort::KeyType::u64;
+      return true;
+    case CLSORT_KEY_I64:
+      *out = clsort::KeyType::i64;
+      return true;
+    case CLSORT_KEY_F64:
+      *out = clsort::KeyType::f64;
+      return true;
+  }
+  return false;
+}
+
+bool to_options(clsort_flags flags, clsort::Options* out) {
+  if (flags & ~(CLSORT_DESCENDING | CLSORT_ALGORITHM_MASK)) return false;
+  out->order = (flags & CLSORT_DESCENDING) ? clsort::Order::descending : clsort::Order::ascending;
+  switch (flags & CLSORT_ALGORITHM_MASK) {
+    case CLSORT_ALGORITHM_AUTOMATIC:
+      out->algorithm = clsort::Algorithm::automatic;
+      return true;
+    case CLSORT_ALGORITHM_RADIX:
+      out->algorithm = clsort::Algorithm::radix;
+      return true;
+    case CLSORT_ALGORITHM_BITONIC:
+      out->algorithm = clsort::Algorithm::bitonic;
+      return true;
+    case CLSORT_ALGORITHM_SELECTION:
+      out->algorithm = clsort::Algorithm::selection;
+      return true;
+  }
+  return false;
+}
+
+// The checks every sort shares; CLSORT_SUCCESS or the recorded failure.
+clsort_status check_common(clsort_key_type key_type, clsort_flags flags, clsort::KeyType* type,
+                           clsort::Options* options) {
+  if (!to_key_type(key_type, type))
+    return invalid("key_type", "unknown clsort_key_type " + std::to_string(int(key_type)));
+  if (!to_options(flags, options)) return invalid("flags", "unknown flags " + std::to_string(flags));
+  return CLSORT_SUCCESS;
+}
+
+clsort_status check_value_size(size_t value_size) {
+  if (value_size != 4 && value_size != 8)
+    return invalid("value_size", "must be 4 or 8, got " + std::to_string(value_size));
+  return CLSORT_SUCCESS;
+}
+
+// Images and released handles are rejected here, before the C++ layer wraps them as cl::Buffer.
+clsort_status check_buffer(const char* name, cl_mem mem) {
+  if (!mem) return invalid(name, "null cl_mem", CL_INVALID_MEM_OBJECT);
+  cl_mem_object_type type = 0;
+  const cl_int s = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, nullptr);
+  if (s != CL_SUCCESS)
+    return invalid(name, std::string("not a valid cl_mem (") + clsort::status_name(s) + ")", s);
+  if (type != CL_MEM_OBJECT_BUFFER) return invalid(name, "not a buffer", CL_INVALID_MEM_OBJECT);
+  return CLSORT_SUCCESS;
+}
+
+clsort_status check_wait_list(cl_uint count, const cl_event* list, std::vector<cl::Event>* out) {
+  // OpenCL's own rule for wait lists, so that a list passed straight from clEnqueue* code behaves alike.
+  if ((count == 0) != (list == nullptr))
+    return invalid(
+        "event_wait_list",
+        count ? "null with num_events_in_wait_list > 0" : "not null with num_events_in_wait_list 0",
+        CL_INVALID_EVENT_WAIT_LIST);
+  for (cl_uint i = 0; i < count; ++i)
+    if (!list[i])
+      return invalid("event_wait_list", "event " + std::to_string(i) + " is null",
+                     CL_INVALID_EVENT_WAIT_LIST);
+  out->reserve(count);
+  for (cl_uint i = 0; i < count; ++i) out->emplace_back(list[i], /*retainObject=*/true);
+  return CLSORT_SUCCESS;
+}
+
+// Host-data calls run on the given sorter, or on the process-wide one (serialized) when it is null.
+template <class F>
+void on_sorter(clsort_sorter sorter, F& f) {
+  if (sorter) {
+    f(sorter->sorter);
+  } else {
+    clsort::detail::with_default_sorter([](clsort::Sorter& s, void* p) { (*static_cast<F*>(p))(s); }, &f);
+  }
+}
+
+clsort_status sort_device(clsort_sorter sorter, cl_mem keys, cl_mem values, size_t n,
+                          clsort_key_type key_type, size_t value_size, clsort_flags flags, cl_uint num_events,
+                          const cl_event* wait_list, cl_event* event) noexcept {
+  if (event) *event = nullptr;
+  return guarded([&] {
+    if (!sorter) return invalid("sorter", "null clsort_sorter");
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    if (clsort_status s = check_buffer("keys", keys)) return s;
+    if (values) {
+      if (clsort_status s = check_buffer("values", values)) return s;
+      if (clsort_status s = check_value_size(value_size)) return s;
+    }
+    std::vector<cl::Event> wait;
+    if (clsort_status s = check_wait_list(num_events, wait_list, &wait)) return s;
+    const cl::Buffer kbuf(keys, /*retainObject=*/true);
+    cl::Buffer vbuf;
+    if (values) vbuf = cl::Buffer(values, /*retainObject=*/true);
+    const cl::Event done =
+        sorter->sorter.sort_buffer(type, kbuf, values ? &vbuf : nullptr, value_size, n, options, wait);
+    // The caller gets a reference of its own; ours goes with `done`.
+    if (event && done()) {
+      const cl_int s = clRetainEvent(done());
+      if (s != CL_SUCCESS)
+        return fail(CLSORT_ERROR_OPENCL, s,
+                    std::string("clsort: clRetainEvent failed with ") + clsort::status_name(s));
+      *event = done();
+    }
+    return succeed();
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+clsort_status clsort_sorter_create(cl_command_queue queue, clsort_sorter* sorter) {
+  return guarded([&] {
+    if (!sorter) return invalid("sorter", "null output pointer");
+    *sorter = nullptr;
+    if (!queue) return invalid("queue", "null cl_command_queue", CL_INVALID_COMMAND_QUEUE);
+    cl_context context = nullptr;
+    const cl_int s = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr);
+    if (s != CL_SUCCESS)
+      return invalid("queue", std::string("not a valid cl_command_queue (") + clsort::status_name(s) + ")",
+                     s);
+    *sorter = new clsort_sorter_s{clsort::Sorter(cl::CommandQueue(queue, /*retainObject=*/true))};
+    return succeed();
+  });
+}
+
+void clsort_sorter_destroy(clsort_sorter sorter) {
+  delete sorter;  // ~Sorter does not throw
+}
+
+clsort_status clsort_sort(clsort_sorter sorter, cl_mem keys, size_t n, clsort_key_type key_type,
+                          clsort_flags flags, cl_uint num_events_in_wait_list,
+                          const cl_event* event_wait_list, cl_event* event) {
+  return sort_device(sorter, keys, nullptr, n, key_type, 0, flags, num_events_in_wait_list, event_wait_list,
+                     event);
+}
+
+clsort_status clsort_sort_by_key(clsort_sorter sorter, cl_mem keys, cl_mem values, size_t n,
+                                 clsort_key_type key_type, size_t value_size, clsort_flags flags,
+                                 cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                 cl_event* event) {
+  if (!values) {
+    if (event) *event = nullptr;
+    return guarded([] { return invalid("values", "null cl_mem", CL_INVALID_MEM_OBJECT); });
+  }
+  return sort_device(sorter, keys, values, n, key_type, value_size, flags, num_events_in_wait_list,
+                     event_wait_list, event);
+}
+
+clsort_status clsort_sort_host(clsort_sorter sorter, void* keys, size_t n, clsort_key_type key_type,
+                               clsort_flags flags) {
+  return guarded([&] {
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    if (!keys && n) return invalid("keys", "null pointer");
+    auto f = [&](clsort::Sorter& s) { s.sort_host(type, keys, n, nullptr, 0, options); };
+    on_sorter(sorter, f);
+    return succeed();
+  });
+}
+
+clsort_status clsort_sort_by_key_host(clsort_sorter sorter, void* keys, void* values, size_t n,
+                                      clsort_key_type key_type, size_t value_size, clsort_flags flags) {
+  return guarded([&] {
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    if (clsort_status s = check_value_size(value_size)) return s;
+    if (!keys && n) return invalid("keys", "null pointer");
+    if (!values && n) return invalid("values", "null pointer");
+    auto f = [&](clsort::Sorter& s) { s.sort_host(type, keys, n, values, value_size, options); };
+    on_sorter(sorter, f);
+    return succeed();
+  });
+}
+
+clsort_status clsort_argsort_host(clsort_sorter sorter, const void* keys, size_t n, clsort_key_type key_type,
+                                  uint32_t* indices, clsort_flags flags) {
+  return guarded([&] {
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    if (!keys && n) return invalid("keys", "null pointer");
+    if (!indices && n) return invalid("indices", "null pointer");
+    auto f = [&](clsort::Sorter& s) { s.argsort_host(type, keys, n, indices, options); };
+    on_sorter(sorter, f);
+    return succeed();
+  });
+}
+
+const char* clsort_status_string(clsort_status status) {
+  switch (status) {
+    case CLSORT_SUCCESS:
+      return "CLSORT_SUCCESS";
+    case CLSORT_ERROR_INVALID_ARGUMENT:
+      return "CLSORT_ERROR_INVALID_ARGUMENT";
+    case CLSORT_ERROR_OPENCL:
+      return "CLSORT_ERROR_OPENCL";
+    case CLSORT_ERROR_BUILD_FAILURE:
+      return "CLSORT_ERROR_BUILD_FAILURE";
+    case CLSORT_ERROR_OUT_OF_MEMORY:
+      return "CLSORT_ERROR_OUT_OF_MEMORY";
+    case CLSORT_ERROR_DEVICE_NOT_FOUND:
+      return "CLSORT_ERROR_DEVICE_NOT_FOUND";
+    case CLSORT_ERROR_INTERNAL:
+      return "CLSORT_ERROR_INTERNAL";
+  }
+  return "unknown clsort_status";
+}
+
+const char* clsort_opencl_status_string(cl_int status) {
+  return clsort::status_name(status);
+}
+
+const char* clsort_last_error_message(void) {
+  return t_last.message.c_str();
+}
+
+cl_int clsort_last_opencl_status(void) {
+  return t_last.opencl;
+}
+
+const char* clsort_version_string(void) {
+  return CLSORT_VERSION_STRING;
+}
+
+}  // extern "C"
