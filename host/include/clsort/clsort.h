@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The OpenCL version clsort is written against; an application that sets its own keeps it. */
+/** The OpenCL version clsort is written against; an application that sets its own keeps it. */
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
 #endif
@@ -37,6 +37,7 @@
 
 #include "clsort/version.hpp" /* CLSORT_VERSION_STRING and friends: plain macros, valid C */
 
+/** Marks the C functions as exported from the shared library whatever visibility it is compiled with. */
 #if defined(_WIN32)
 #define CLSORT_C_API
 #elif defined(__GNUC__)
@@ -80,7 +81,9 @@ typedef enum clsort_key_type {
 
 /** Flags: an order ORed with at most one algorithm. 0 is ascending with the automatic choice. */
 typedef unsigned int clsort_flags;
+/** Ascending by value (the default). */
 #define CLSORT_ASCENDING 0u
+/** The exact reverse of ascending; by-key sorts stay stable. */
 #define CLSORT_DESCENDING 1u
 /** Pick by n, key type and device (the default). */
 #define CLSORT_ALGORITHM_AUTOMATIC (0u << 4)
@@ -90,6 +93,7 @@ typedef unsigned int clsort_flags;
 #define CLSORT_ALGORITHM_BITONIC (2u << 4)
 /** Parallel selection (rank) sort, O(n^2), n <= 2^20. */
 #define CLSORT_ALGORITHM_SELECTION (3u << 4)
+/** The bits of flags that select the algorithm. */
 #define CLSORT_ALGORITHM_MASK (0xfu << 4)
 
 /** A sorter bound to one command queue (and through it its context and device). Use it from one thread

@@ -33,27 +33,33 @@
 
 namespace clsort {
 
+/// The order of the result: ascending by value, or its exact reverse.
 enum class Order { ascending, descending };
 
 /// Which sorting algorithm runs. `automatic` picks by n, key type and device class.
 enum class Algorithm { automatic, radix, bitonic, selection };
 
+/// How one call sorts.
 struct Options {
-  Order order = Order::ascending;
-  Algorithm algorithm = Algorithm::automatic;
+  Order order = Order::ascending;              ///< ascending or descending
+  Algorithm algorithm = Algorithm::automatic;  ///< forcing one applies its limit on n (max_n())
 };
 
 /// Key types clsort sorts. Values may be any 4- or 8-byte trivially copyable type.
 enum class KeyType { u32, i32, f32, u64, i64, f64 };
 
-/// The error every clsort call throws. `status()` is the OpenCL status (CL_SUCCESS for argument errors
-/// found by clsort itself, which use CL_INVALID_VALUE and friends), `where()` names the failing OpenCL
-/// call or the offending argument, `build_log()` holds the compiler's log when a kernel build failed.
+/// The error every clsort call throws. `status()` is the OpenCL status (CL_INVALID_VALUE and friends for
+/// argument errors found by clsort itself), `where()` names the failing OpenCL call or the offending
+/// argument, `build_log()` holds the compiler's log when a kernel build failed.
 class Error : public std::runtime_error {
  public:
+  /// `message` is what what() returns; it already names the status and `where`.
   Error(cl_int status, std::string where, const std::string& message, std::string build_log = {});
+  /// The OpenCL status of the failure.
   cl_int status() const noexcept { return status_; }
+  /// The failing OpenCL call ("clBuildProgram", ...) or the argument at fault ("n", "values", ...).
   const std::string& where() const noexcept { return where_; }
+  /// The compiler's log when a kernel failed to build; empty otherwise.
   const std::string& build_log() const noexcept { return build_log_; }
 
  private:
@@ -86,16 +92,16 @@ cl::Device select_device(const std::string& spec);
 /// What one kernel launch or copy of the last sort cost, from OpenCL profiling events. Filled only when
 /// the Sorter's queue has CL_QUEUE_PROFILING_ENABLE.
 struct KernelTime {
-  std::string name;
-  double ms;
+  std::string name;  ///< the kernel or copy, e.g. "radix_scatter"
+  double ms;         ///< its device time in milliseconds
 };
 
 /// Description of the tuning clsort applies on a device (for `clsort devices` and the bench).
 struct DevicePlan {
-  std::string tuning_row;  // e.g. "NVIDIA/gpu/default"
-  std::string tuning;      // the parameters, "radix.bits=8 radix.wg=256 ..."
-  std::string measured;    // what the row was measured at, if recorded
-  std::string automatic;   // which algorithm `automatic` picks by n range
+  std::string tuning_row;  ///< e.g. "NVIDIA/gpu/default"
+  std::string tuning;      ///< the parameters, "radix.bits=8 radix.wg=256 ..."
+  std::string measured;    ///< what the row was measured at, if recorded
+  std::string automatic;   ///< which algorithm `automatic` picks by n range
 };
 
 template <class K>
@@ -130,24 +136,32 @@ class Sorter {
   /// The application's queue, and through it its context and device. clsort never calls clFinish on it.
   explicit Sorter(const cl::CommandQueue& queue);
   ~Sorter();
+  /// A moved-from Sorter may only be destroyed or assigned to.
   Sorter(Sorter&&) noexcept;
+  /// Releases this Sorter's state and takes over the other's.
   Sorter& operator=(Sorter&&) noexcept;
   Sorter(const Sorter&) = delete;
   Sorter& operator=(const Sorter&) = delete;
 
+  /// The queue every sort is enqueued on.
   const cl::CommandQueue& queue() const;
+  /// The queue's context: device buffers passed in must belong to it.
   const cl::Context& context() const;
+  /// The queue's device.
   const cl::Device& device() const;
 
   // ---- Host data, sorted in place. Blocking. The data is unchanged if an Error is thrown.
+  /// Sorts host keys in place; returns when they are sorted.
   template <class K>
   void sort(std::vector<K>& keys, const Options& options = {}) {
     sort(keys.data(), keys.size(), options);
   }
+  /// Sorts n host keys in place; returns when they are sorted.
   template <class K>
   void sort(K* keys, std::size_t n, const Options& options = {}) {
     sort_host(key_type_of<K>::value, keys, n, nullptr, 0, options);
   }
+  /// Sorts host keys in place and moves each value with its key (stable). Sizes must match.
   template <class K, class V>
   void sort_by_key(std::vector<K>& keys, std::vector<V>& values, const Options& options = {}) {
     check_value_type<V>();
@@ -164,11 +178,14 @@ class Sorter {
 
   // ---- Device data: the first n elements, sorted in place, enqueued on queue() after `wait`. The
   // returned event completes when the sort has. Bytes past n are never touched.
+  /// Enqueues the sort of the first n keys of `keys` (of K) after `wait`; returns its completion event.
   template <class K>
   cl::Event sort(const cl::Buffer& keys, std::size_t n, const Options& options = {},
                  const std::vector<cl::Event>& wait = {}) {
     return sort_buffer(key_type_of<K>::value, keys, nullptr, 0, n, options, wait);
   }
+  /// Like sort(const cl::Buffer&, ...), moving the first n values (of V) with their keys (stable).
+  /// Keys and values must not overlap.
   template <class K, class V>
   cl::Event sort_by_key(const cl::Buffer& keys, const cl::Buffer& values, std::size_t n,
                         const Options& options = {}, const std::vector<cl::Event>& wait = {}) {
@@ -177,11 +194,14 @@ class Sorter {
   }
 
   // ---- Type-erased entry points (what the templates and the C API call).
+  /// Device sort with the key type given at run time; `values` may be null (then value_bytes is ignored).
   cl::Event sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                         std::size_t value_bytes, std::size_t n, const Options& options,
                         const std::vector<cl::Event>& wait);
+  /// Host sort with the key type given at run time; `values` may be null.
   void sort_host(KeyType type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
                  const Options& options);
+  /// Writes the stable sorting permutation of n host keys to `indices`.
   void argsort_host(KeyType type, const void* keys, std::size_t n, std::uint32_t* indices,
                     const Options& options);
 
