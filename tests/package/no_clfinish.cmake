@@ -1,0 +1,20 @@
+# Fails if the library calls clFinish (or cl::CommandQueue::finish) anywhere: a Sorter shares the
+# application's queue, and finishing it would stall the application's own work.
+file(GLOB_RECURSE sources ${CLSORT_SOURCE_DIR}/host/*.cpp ${CLSORT_SOURCE_DIR}/host/*.hpp ${CLSORT_SOURCE_DIR}/host/*.h)
+set(found "")
+foreach(f ${sources})
+  file(STRINGS ${f} lines REGEX "clFinish|[Qq]ueue(\\(\\))?\\.finish\\(")
+  foreach(line ${lines})
+    string(STRIP "${line}" line)
+    # The headers may say that clsort never calls it.
+    if(NOT line MATCHES "^(//|/?\\*)")
+      list(APPEND found "${f}: ${line}")
+    endif()
+  endforeach()
+endforeach()
+if(found)
+  list(JOIN found "\n" found)
+  message(FATAL_ERROR "clsort must not finish the application's queue:\n${found}")
+endif()
+list(LENGTH sources count)
+message(STATUS "no clFinish in ${count} library sources")
