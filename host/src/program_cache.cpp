@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "check.hpp"
+#include "disk_cache.hpp"
 #include "kernel_sources.hpp"
 
 namespace clsort::detail {
@@ -35,8 +36,39 @@ std::map<cl_context, int>& users() {
   return *u;
 }
 
+// Everything a binary depends on: the device and its driver, clsort's version, the source and options.
+std::string disk_key(const cl::Device& device, const std::string& source, const std::string& options) {
+  cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>());
+  return platform.getInfo<CL_PLATFORM_NAME>() + "|" + platform.getInfo<CL_PLATFORM_VERSION>() + "|" +
+         device.getInfo<CL_DEVICE_NAME>() + "|" + device.getInfo<CL_DEVICE_VERSION>() + "|" +
+         device.getInfo<CL_DRIVER_VERSION>() + "|" CLSORT_VERSION_STRING "|" + std::to_string(fnv1a(source)) +
+         "|" + options;
+}
+
+// A program from a cached binary, or a null program when there is none or the driver refuses it.
+cl::Program load_binary(const cl::Context& context, const cl::Device& device, const std::string& key,
+                        const std::string& options) {
+  std::vector<unsigned char> binary = disk_cache_load(key);
+  if (binary.empty()) return cl::Program();
+  cl_int status = CL_SUCCESS;
+  cl::Program program(context, {device}, cl::Program::Binaries{binary}, nullptr, &status);
+  if (status != CL_SUCCESS || program.build({device}, options.c_str()) != CL_SUCCESS) return cl::Program();
+  return program;
+}
+
+void store_binary(const cl::Program& program, const std::string& key) {
+  // CL_PROGRAM_BINARIES fills caller-sized buffers, so ask for the sizes first.
+  std::vector<std::size_t> sizes;
+  if (program.getInfo(CL_PROGRAM_BINARY_SIZES, &sizes) != CL_SUCCESS || sizes.size() != 1 || sizes[0] == 0)
+    return;
+  std::vector<std::vector<unsigned char>> binaries(1, std::vector<unsigned char>(sizes[0]));
+  if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS) disk_cache_store(key, binaries[0]);
+}
+
 cl::Program build(const cl::Context& context, const cl::Device& device, const std::string& source,
                   const std::string& options) {
+  const std::string key = disk_key(device, source, options);
+  if (cl::Program cached = load_binary(context, device, key, options); cached()) return cached;
   cl_int status = CL_SUCCESS;
   cl::Program program(context, source, false, &status);
   CLSORT_CHECK(status);
@@ -49,6 +81,7 @@ cl::Program build(const cl::Context& context, const cl::Device& device, const st
                     " (options: " + options + ")\n" + log,
                 log);
   }
+  store_binary(program, key);
   return program;
 }
 
