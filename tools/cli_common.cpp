@@ -1,0 +1,128 @@
+// Shared helpers of the clsort command line: key type names, device opening and description, and the
+// number formats every table uses.
+#include "cli_common.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <limits>
+
+namespace clsort_cli {
+
+const std::vector<std::string>& key_type_names() {
+  static const std::vector<std::string> names = {"u32", "i32", "f32", "u64", "i64", "f64"};
+  return names;
+}
+
+clsort::KeyType parse_key_type(const std::string& name) {
+  using clsort::KeyType;
+  for (KeyType t : {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64})
+    if (name == clsort::to_string(t)) return t;
+  throw CliError("unknown key type '" + name + "' (expected u32, i32, f32, u64, i64 or f64)");
+}
+
+cl::Device open_device(const std::string& spec) {
+  try {
+    return spec.empty() ? clsort::default_device() : clsort::select_device(spec);
+  } catch (const clsort::Error& e) {
+    // The library's message already names the spec; drop its "clsort: " prefix, main() adds ours.
+    std::string what = e.what();
+    if (what.rfind("clsort: ", 0) == 0) what = what.substr(8);
+    throw CliError(what);
+  }
+}
+
+std::string device_type_name(cl_device_type type) {
+  std::string s;
+  auto add = [&](cl_device_type bit, const char* name) {
+    if (!(type & bit)) return;
+    if (!s.empty()) s += "+";
+    s += name;
+  };
+  add(CL_DEVICE_TYPE_GPU, "GPU");
+  add(CL_DEVICE_TYPE_CPU, "CPU");
+  add(CL_DEVICE_TYPE_ACCELERATOR, "accelerator");
+  add(CL_DEVICE_TYPE_CUSTOM, "custom");
+  return s.empty() ? "other" : s;
+}
+
+std::string describe_device(const cl::Device& d) {
+  const cl::Platform p(d.getInfo<CL_DEVICE_PLATFORM>());
+  return d.getInfo<CL_DEVICE_NAME>() + " (" + p.getInfo<CL_PLATFORM_NAME>() + "), " +
+         device_type_name(d.getInfo<CL_DEVICE_TYPE>()) + ", " +
+         std::to_string(d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>()) + " compute units, " +
+         format_bytes(d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>()) + " global memory";
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = double(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  char buf[32];
+  if (u == 0)
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  else
+    std::snprintf(buf, sizeof buf, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" : "%.0f %s", v, units[u]);
+  return buf;
+}
+
+std::string format_fixed(double v, int digits) {
+  if (std::isnan(v)) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string format_sig(double v) {
+  if (std::isnan(v)) return "-";
+  const double a = std::fabs(v);
+  const int digits = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : a >= 0.1 ? 3 : a >= 0.01 ? 4 : 5;
+  return format_fixed(v, digits);
+}
+
+std::string format_n(std::size_t n) {
+  if (n >= 1024 && (n & (n - 1)) == 0) {
+    int k = 0;
+    while ((std::size_t(1) << k) < n) ++k;
+    return "2^" + std::to_string(k);
+  }
+  return std::to_string(n);
+}
+
+std::size_t parse_size(const std::string& text) {
+  auto bad = [&]() -> std::size_t {
+    throw CliError("invalid size '" + text + "' (expected a number such as 4096, 2^12 or 1e6)");
+  };
+  auto number = [&](const std::string& s) -> unsigned long long {
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) bad();
+    try {
+      return std::stoull(s);
+    } catch (const std::exception&) {
+      return bad();
+    }
+  };
+  const std::size_t max = std::numeric_limits<std::size_t>::max();
+  if (const auto caret = text.find('^'); caret != std::string::npos) {
+    const auto base = number(text.substr(0, caret)), exp = number(text.substr(caret + 1));
+    long double v = std::pow((long double)base, (long double)exp);
+    if (v > (long double)max) bad();
+    return std::size_t(v);
+  }
+  if (const auto e = text.find_first_of("eE"); e != std::string::npos) {
+    const auto mant = number(text.substr(0, e)), exp = number(text.substr(e + 1));
+    long double v = mant * std::pow(10.0L, (long double)exp);
+    if (v > (long double)max) bad();
+    return std::size_t(v);
+  }
+  return std::size_t(number(text));
+}
+
+std::string now_string() {
+  const std::time_t t = std::time(nullptr);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M %Z", std::localtime(&t));
+  return buf;
+}
+
+}  // namespace clsort_cli

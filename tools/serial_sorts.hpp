@@ -1,0 +1,67 @@
+// Sequential CPU versions of clsort's algorithms, the baselines `clsort bench` measures each device
+// algorithm against: written for clarity and correctness, on clsort::encode_key bits like the kernels.
+#pragma once
+
+#include <clsort/key_transform.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace clsort_cli::serial {
+
+/// LSD radix sort, 8-bit digits, one counting pass per digit (stable).
+template <class K>
+void radix_sort(K* keys, std::size_t n, bool descending = false) {
+  using U = clsort::key_bits_t<K>;
+  std::vector<U> a(n), b(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
+  for (unsigned shift = 0; shift < sizeof(U) * 8; shift += 8) {
+    std::size_t count[257] = {};
+    for (std::size_t i = 0; i < n; ++i) ++count[((a[i] >> shift) & 0xFF) + 1];
+    for (int d = 0; d < 256; ++d) count[d + 1] += count[d];
+    for (std::size_t i = 0; i < n; ++i) b[count[(a[i] >> shift) & 0xFF]++] = a[i];
+    a.swap(b);
+  }
+  for (std::size_t i = 0; i < n; ++i) keys[i] = clsort::decode_key<K>(a[i], descending);
+}
+
+/// Bitonic sorting network over the next power of two, padded with the largest code. Pads equal to real
+/// keys are indistinguishable after decoding, so the first n codes are exactly the sorted keys.
+template <class K>
+void bitonic_sort(K* keys, std::size_t n, bool descending = false) {
+  using U = clsort::key_bits_t<K>;
+  std::size_t m = 1;
+  while (m < n) m <<= 1;
+  std::vector<U> a(m, U(~U(0)));
+  for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
+  for (std::size_t size = 2; size <= m; size <<= 1)
+    for (std::size_t stride = size / 2; stride > 0; stride >>= 1)
+      for (std::size_t i = 0; i < m; ++i) {
+        const std::size_t j = i ^ stride;
+        if (j <= i) continue;
+        const bool up = (i & size) == 0;
+        if ((a[i] > a[j]) == up) std::swap(a[i], a[j]);
+      }
+  for (std::size_t i = 0; i < n; ++i) keys[i] = clsort::decode_key<K>(a[i], descending);
+}
+
+/// Selection (rank) sort, O(n^2): each key's final position is the number of keys before it in order,
+/// ties broken by input position (stable), as kernels/selection.cl computes it.
+template <class K>
+void selection_sort(K* keys, std::size_t n, bool descending = false) {
+  using U = clsort::key_bits_t<K>;
+  std::vector<U> a(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
+  std::vector<K> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t rank = 0;
+    for (std::size_t j = 0; j < i; ++j) rank += a[j] <= a[i];
+    for (std::size_t j = i + 1; j < n; ++j) rank += a[j] < a[i];
+    out[rank] = keys[i];
+  }
+  std::copy(out.begin(), out.end(), keys);
+}
+
+}  // namespace clsort_cli::serial

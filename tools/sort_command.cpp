@@ -1,0 +1,392 @@
+// `clsort sort`: sorts a file of keys (optionally with a file of values) on an OpenCL device. Inputs
+// larger than the device's memory are sorted in chunks that fit, spilled as sorted runs and k-way merged
+// on the host in the device's order.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <queue>
+
+#include <clsort/key_transform.hpp>
+
+#include "commands.hpp"
+#include "io.hpp"
+
+namespace clsort_cli {
+namespace {
+
+void check(cl_int status, const char* what) {
+  if (status != CL_SUCCESS)
+    throw CliError(std::string(what) + " failed with " + clsort::status_name(status) + " (" +
+                   std::to_string(status) + ")");
+}
+
+/// How many keys one device pass sorts. Sorter::sort_buffer keeps scratch copies of the keys and values
+/// (and a 4-byte index for bitonic by-key sorts), grown with a quarter of headroom, next to our own
+/// buffers: about 2.25 copies per element. Half the global memory is left to the driver and other users.
+std::size_t chunk_capacity(const cl::Device& d, std::size_t kb, std::size_t vb, clsort::Algorithm a) {
+  const double global = double(d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>());
+  const double max_alloc = double(d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>());
+  const double per_key = 2.25 * double(kb + vb) + (vb ? 5.0 : 0.0);
+  double cap = std::min(0.5 * global / per_key, max_alloc / double(std::max(kb, vb)));
+  cap = std::min(cap, double(clsort::max_n(a)));
+  cap = std::min(cap, double(std::uint32_t(-1)));
+  return std::max<std::size_t>(1, std::size_t(cap));
+}
+
+struct Job {
+  const SortArgs& args;
+  clsort::KeyType type, values_type;
+  bool with_values;
+  Format format;
+  clsort::Options options;
+  cl::Device device;
+};
+
+template <class K>
+class Sorting {
+ public:
+  using U = clsort::key_bits_t<K>;
+
+  Sorting(const Job& job, ElementReader& keys_in, ElementReader* values_in, Input& keys_file,
+          Output& keys_out, Output* values_out)
+      : job_(job),
+        keys_in_(keys_in),
+        values_in_(values_in),
+        keys_file_(keys_file),
+        keys_out_(keys_out),
+        values_out_(values_out),
+        vb_(job.with_values ? clsort::key_size(job.values_type) : 0),
+        sorter_(job.device),
+        progress_(stderr_is_terminal()) {}
+
+  void run() {
+    const auto start = std::chrono::steady_clock::now();
+    std::size_t cap = job_.args.chunk_keys
+                          ? job_.args.chunk_keys
+                          : chunk_capacity(job_.device, sizeof(K), vb_, job_.options.algorithm);
+    cap = std::min<std::size_t>(cap, clsort::max_n(job_.options.algorithm));
+    // A binary file's key count is known: allocate no more than it needs and plan the passes up front.
+    const std::int64_t bytes = keys_file_.size();
+    std::size_t expected_chunks = 0;
+    if (bytes >= 0) {
+      const std::size_t known = job_.format == Format::binary ? std::size_t(bytes) / sizeof(K) : 0;
+      if (job_.format == Format::binary) {
+        cap = std::min(cap, std::max<std::size_t>(known, 1));
+        expected_chunks = (known + cap - 1) / cap;
+      }
+      progress_.set_total(std::uint64_t(bytes) * (expected_chunks > 1 ? 6 : 5));
+    }
+    keys_.resize(cap);
+    values_.resize(cap * vb_);
+
+    std::size_t total = 0;
+    for (std::size_t chunk = 0;; ++chunk) {
+      label_ = expected_chunks > 1
+                   ? "chunk " + std::to_string(chunk + 1) + "/" + std::to_string(expected_chunks)
+               : chunk > 0 || cap < keys_.size() ? "chunk " + std::to_string(chunk + 1)
+                                                 : std::string();
+      const std::uint64_t before = keys_file_.consumed();
+      const std::size_t n = read_chunk(cap, total);
+      total += n;
+      const bool last = n < cap || keys_in_.at_end();
+      if (last) check_values_end(total);
+      if (n == 0) break;
+      const std::uint64_t units = keys_file_.consumed() - before;
+      sort_on_device(n, units);
+      if (chunk == 0 && last) {
+        stage("write");
+        write_output(keys_.data(), values_.data(), n);
+        progress_.add(units);
+      } else {
+        if (chunk == 0 && bytes >= 0 && expected_chunks <= 1) progress_.set_total(std::uint64_t(bytes) * 6);
+        spill(n, units);
+      }
+      if (last) break;
+    }
+    if (runs_.size() > 1) merge(total);
+    progress_.done();
+    keys_out_.commit();
+    if (values_out_) values_out_->commit();
+    if (job_.args.verbose) {
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::fprintf(
+          stderr, "clsort: sorted %zu %s keys%s on %s in %zu pass%s of up to %zu keys (%s), %.3f s\n", total,
+          clsort::to_string(job_.type), job_.with_values ? " with values" : "",
+          job_.device.getInfo<CL_DEVICE_NAME>().c_str(), std::max<std::size_t>(runs_.size(), 1),
+          runs_.size() > 1 ? "es merged on the host" : "", cap,
+          job_.options.algorithm == clsort::Algorithm::automatic
+              ? (std::string("automatic: ") +
+                 clsort::to_string(sorter_.choose(job_.type, std::min(cap, total), job_.with_values)))
+                    .c_str()
+              : clsort::to_string(job_.options.algorithm),
+          s);
+    }
+  }
+
+ private:
+  struct Run {
+    explicit Run(SpillFile k) : keys(std::move(k)) {}
+    SpillFile keys;
+    std::optional<SpillFile> values;
+    std::size_t left = 0, pos = 0, count = 0;
+    std::vector<K> kbuf;
+    std::vector<unsigned char> vbuf;
+  };
+
+  void stage(const char* what) {
+    if (progress_.enabled()) progress_.stage(label_.empty() ? what : label_ + " " + what);
+  }
+
+  std::size_t read_chunk(std::size_t cap, std::size_t total_before) {
+    stage("read");
+    // Read in slices so that the bar moves during a long read.
+    constexpr std::size_t kSlice = std::size_t(1) << 22;
+    std::size_t n = 0;
+    while (n < cap) {
+      const std::uint64_t before = keys_file_.consumed();
+      const std::size_t want = std::min(kSlice, cap - n);
+      const std::size_t got = keys_in_.read(keys_.data() + n, want);
+      if (values_in_) {
+        const std::size_t vgot = values_in_->read(values_.data() + n * vb_, got);
+        if (vgot < got)
+          throw CliError(job_.args.values + ": holds " + std::to_string(total_before + n + vgot) +
+                         " values but " + keys_file_.name() + " holds at least " +
+                         std::to_string(total_before + n + got) + " keys; they must have the same count");
+      }
+      n += got;
+      progress_.add(keys_file_.consumed() - before);
+      if (got < want) break;
+    }
+    return n;
+  }
+
+  void check_values_end(std::size_t total) {
+    if (values_in_ && !values_in_->at_end())
+      throw CliError(job_.args.values + ": holds more values than " + keys_file_.name() + " holds keys (" +
+                     std::to_string(total) + "); they must have the same count");
+  }
+
+  void sort_on_device(std::size_t n, std::uint64_t units) {
+    const cl::CommandQueue& q = sorter_.queue();
+    if (!kbuf_()) {  // sized by the first chunk, the largest
+      cl_int status = CL_SUCCESS;
+      kbuf_ = cl::Buffer(sorter_.context(), CL_MEM_READ_WRITE, n * sizeof(K), nullptr, &status);
+      check(status, "allocating the key buffer on the device");
+      if (vb_) {
+        vbuf_ = cl::Buffer(sorter_.context(), CL_MEM_READ_WRITE, n * vb_, nullptr, &status);
+        check(status, "allocating the value buffer on the device");
+      }
+    }
+    stage("upload");
+    check(q.enqueueWriteBuffer(kbuf_, CL_TRUE, 0, n * sizeof(K), keys_.data()), "uploading keys");
+    if (vb_) check(q.enqueueWriteBuffer(vbuf_, CL_TRUE, 0, n * vb_, values_.data()), "uploading values");
+    progress_.add(units);
+    stage("sort");
+    cl::Event done = sorter_.sort_buffer(job_.type, kbuf_, vb_ ? &vbuf_ : nullptr, vb_, n, job_.options, {});
+    check(done.wait(), "sorting");
+    progress_.add(units);
+    stage("download");
+    check(q.enqueueReadBuffer(kbuf_, CL_TRUE, 0, n * sizeof(K), keys_.data()), "downloading keys");
+    if (vb_) check(q.enqueueReadBuffer(vbuf_, CL_TRUE, 0, n * vb_, values_.data()), "downloading values");
+    progress_.add(units);
+  }
+
+  void write_output(const K* keys, const unsigned char* values, std::size_t n) {
+    if (!keys_writer_) {
+      keys_writer_ = std::make_unique<ElementWriter>(keys_out_, job_.format, job_.type);
+      if (values_out_)
+        values_writer_ = std::make_unique<ElementWriter>(*values_out_, job_.format, job_.values_type);
+    }
+    keys_writer_->write(keys, n);
+    if (values_writer_) values_writer_->write(values, n);
+  }
+
+  void spill(std::size_t n, std::uint64_t units) {
+    stage("spill");
+    const std::string dir = directory_of(job_.args.output);
+    Run r(SpillFile{dir});
+    r.keys.write(keys_.data(), n * sizeof(K));
+    if (vb_) {
+      r.values.emplace(dir);
+      r.values->write(values_.data(), n * vb_);
+    }
+    r.left = n;
+    runs_.push_back(std::move(r));
+    progress_.add(units);
+  }
+
+  bool refill(Run& r, std::size_t batch) {
+    if (r.left == 0) return false;
+    const std::size_t m = std::min(batch, r.left);
+    r.kbuf.resize(m);
+    r.vbuf.resize(m * vb_);
+    if (r.keys.read(r.kbuf.data(), m * sizeof(K)) != m * sizeof(K) ||
+        (vb_ && r.values->read(r.vbuf.data(), m * vb_) != m * vb_))
+      throw CliError("a temporary run file came back short");
+    r.left -= m;
+    r.pos = 0;
+    r.count = m;
+    return true;
+  }
+
+  /// Merges the sorted runs by clsort's key order (encode_key bits, which also orders NaNs the way the
+  /// device does), equal keys in run order: runs hold consecutive input ranges, so a stable device sort
+  /// stays stable overall and the output matches a single-pass sort bit for bit.
+  void merge(std::size_t total) {
+    stage("merge");
+    keys_.clear();
+    keys_.shrink_to_fit();
+    values_.clear();
+    values_.shrink_to_fit();
+    const std::size_t batch = std::clamp<std::size_t>(
+        (std::size_t(64) << 20) / runs_.size() / (sizeof(K) + vb_), std::size_t(1), std::size_t(1) << 20);
+    const bool descending = job_.options.order == clsort::Order::descending;
+    using Head = std::pair<U, std::size_t>;  // (encoded key, run index)
+    std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heap;
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+      runs_[i].keys.rewind();
+      if (runs_[i].values) runs_[i].values->rewind();
+      if (refill(runs_[i], batch)) heap.emplace(clsort::encode_key(runs_[i].kbuf[0], descending), i);
+    }
+    const std::size_t out_batch = std::size_t(1) << 16;
+    std::vector<K> okeys;
+    std::vector<unsigned char> ovalues;
+    okeys.reserve(out_batch);
+    ovalues.reserve(out_batch * vb_);
+    const double units_per_key = total ? double(keys_file_.consumed()) / double(total) : 0.0;
+    auto flush = [&] {
+      write_output(okeys.data(), ovalues.data(), okeys.size());
+      progress_.add(std::uint64_t(units_per_key * double(okeys.size())));
+      okeys.clear();
+      ovalues.clear();
+    };
+    while (!heap.empty()) {
+      const std::size_t i = heap.top().second;
+      heap.pop();
+      Run& r = runs_[i];
+      okeys.push_back(r.kbuf[r.pos]);
+      if (vb_) ovalues.insert(ovalues.end(), &r.vbuf[r.pos * vb_], &r.vbuf[r.pos * vb_] + vb_);
+      if (++r.pos < r.count || refill(r, batch))
+        heap.emplace(clsort::encode_key(r.kbuf[r.pos], descending), i);
+      if (okeys.size() == out_batch) flush();
+    }
+    flush();
+  }
+
+  const Job& job_;
+  ElementReader& keys_in_;
+  ElementReader* values_in_;
+  Input& keys_file_;
+  Output& keys_out_;
+  Output* values_out_;
+  std::size_t vb_;
+  clsort::Sorter sorter_;
+  Progress progress_;
+  std::string label_;
+  std::vector<K> keys_;
+  std::vector<unsigned char> values_;
+  cl::Buffer kbuf_, vbuf_;
+  std::vector<Run> runs_;
+  std::unique_ptr<ElementWriter> keys_writer_, values_writer_;
+};
+
+}  // namespace
+
+CLI::App* add_sort_command(CLI::App& app, SortArgs& a) {
+  CLI::App* cmd =
+      app.add_subcommand("sort", "Sort a file of keys (and optionally values) on an OpenCL device");
+  cmd->footer(
+      "Files hold native little-endian keys back to back, or one number per line with --text. '-' reads\n"
+      "stdin / writes stdout. Inputs larger than the device's memory are sorted in chunks and merged on\n"
+      "the host. Outputs appear only when the sort succeeded: they are written to a temporary file in\n"
+      "the same directory and renamed, so an existing OUTPUT is untouched by a failed run.\n"
+      "Order: by value; for floats -0 before +0 and NaNs after +inf; --descending is the exact reverse.\n"
+      "\nExamples:\n"
+      "  clsort sort --type f32 data.f32 -o sorted.f32\n"
+      "  seq 10 -1 1 | clsort sort --type i64 --text -\n"
+      "  clsort sort --type u32 keys.bin -o k.sorted --values payload.bin --values-type u64 --values-out "
+      "p.sorted");
+  cmd->add_option("--type,-t", a.type, "Key type")->required()->check(CLI::IsMember(key_type_names()));
+  cmd->add_flag("--descending,-d", a.descending, "Sort in descending order");
+  cmd->add_option("--algorithm,-a", a.algorithm, "Algorithm (automatic picks by n and device)")
+      ->check(CLI::IsMember({"automatic", "radix", "bitonic", "selection"}))
+      ->capture_default_str();
+  cmd->add_option("--device", a.device,
+                  "Device: gpu, cpu, a name substring or PLATFORM:DEVICE (see `clsort devices`); "
+                  "default: CLSORT_DEVICE, else the first GPU, else the first CPU device");
+  cmd->add_flag("--text", a.text, "Keys and values are text, one number per line (input and output)");
+  cmd->add_option("--values", a.values, "File of values to reorder with the keys (stable sort by key)");
+  cmd->add_option("--values-type", a.values_type, "Type of the values (any 4- or 8-byte type)")
+      ->check(CLI::IsMember(key_type_names()));
+  cmd->add_option("--values-out", a.values_out, "Where the reordered values go (default: OUTPUT.values)");
+  cmd->add_option("INPUT", a.input, "Input file of keys, '-' for stdin")->required();
+  cmd->add_option("-o,--output", a.output, "Output file, '-' for stdout")->capture_default_str();
+  cmd->add_flag("--verbose,-v", a.verbose, "Report the device, passes and time on stderr");
+  // For tests: force chunked sorting and the host merge on small inputs.
+  cmd->add_option("--chunk-keys", a.chunk_keys, "Keys per device pass")
+      ->check(CLI::PositiveNumber)
+      ->group("");
+  return cmd;
+}
+
+int run_sort(const SortArgs& a) {
+  Job job{a,
+          parse_key_type(a.type),
+          clsort::KeyType::u32,
+          !a.values.empty(),
+          a.text ? Format::text : Format::binary,
+          {},
+          {}};
+  job.options.order = a.descending ? clsort::Order::descending : clsort::Order::ascending;
+  job.options.algorithm = clsort::parse_algorithm(a.algorithm);
+  std::string values_out = a.values_out;
+  if (job.with_values) {
+    if (a.values_type.empty()) throw CliError("--values needs --values-type (the type of the values)");
+    job.values_type = parse_key_type(a.values_type);
+    if (a.values == "-" && a.input == "-") throw CliError("keys and values cannot both come from stdin");
+    if (values_out.empty()) {
+      if (a.output == "-") throw CliError("--values-out is needed when the keys go to stdout");
+      values_out = a.output + ".values";
+    }
+    if (values_out == a.output && a.output != "-")
+      throw CliError("--values-out and the output are the same file: " + a.output);
+    if (values_out == "-" && a.output == "-") throw CliError("keys and values cannot both go to stdout");
+  } else if (!a.values_type.empty() || !a.values_out.empty()) {
+    throw CliError(std::string(a.values_type.empty() ? "--values-out" : "--values-type") +
+                   " given without --values");
+  }
+  if (job.format == Format::binary && stdout_is_terminal() && (a.output == "-" || values_out == "-"))
+    throw CliError("refusing to write binary data to a terminal: use -o FILE, a redirection or --text");
+
+  // Every input is opened and checked, and every output created, before the device does any work.
+  Input keys_file(a.input, "key");
+  ElementReader keys_in(keys_file, job.format, job.type);
+  std::unique_ptr<Input> values_file;
+  std::unique_ptr<ElementReader> values_in;
+  if (job.with_values) {
+    values_file = std::make_unique<Input>(a.values, "value");
+    values_in = std::make_unique<ElementReader>(*values_file, job.format, job.values_type);
+    if (job.format == Format::binary && keys_file.size() >= 0 && values_file->size() >= 0) {
+      const auto nk = std::uint64_t(keys_file.size()) / clsort::key_size(job.type);
+      const auto nv = std::uint64_t(values_file->size()) / clsort::key_size(job.values_type);
+      if (nk != nv)
+        throw CliError(values_file->name() + ": holds " + std::to_string(nv) + " values but " +
+                       keys_file.name() + " holds " + std::to_string(nk) +
+                       " keys; they must have the same count");
+    }
+  }
+  job.device = open_device(a.device);
+  Output keys_out(a.output, "keys");
+  std::unique_ptr<Output> values_output;
+  if (job.with_values) values_output = std::make_unique<Output>(values_out, "values");
+
+  visit_key_type(job.type, [&](auto tag) {
+    using K = typename decltype(tag)::type;
+    Sorting<K>(job, keys_in, values_in.get(), keys_file, keys_out, values_output.get()).run();
+  });
+  return 0;
+}
+
+}  // namespace clsort_cli
