@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -475,6 +476,10 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
   cmd->add_flag("--no-caps", a.no_caps, "Time selection and serial sorts at every n (slow)");
   cmd->add_flag("--no-serial", a.no_serial, "Leave out the serial versions of the algorithms");
   cmd->add_flag("--no-first-call", a.no_first_call, "Leave out the first-call (program build) table");
+  cmd->add_flag(
+      "--cold", a.cold,
+      "Turn off clsort's and PoCL's on-disk program caches (CLSORT_CACHE=0, POCL_KERNEL_CACHE=0) so "
+      "that first calls include a full compile");
   cmd->add_option("--seed", a.seed, "Random seed of the keys")->capture_default_str();
   cmd->add_option("--csv", a.csv, "Also write the rows as CSV");
   cmd->add_option("--json", a.json, "Also write everything as JSON");
@@ -484,6 +489,11 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
 
 int run_bench(const BenchArgs& a) {
   const auto start = Clock::now();
+  if (a.cold) {
+    // Before any OpenCL call: PoCL reads its settings when the platform is first loaded.
+    ::setenv("CLSORT_CACHE", "0", 1);
+    ::setenv("POCL_KERNEL_CACHE", "0", 1);
+  }
   const std::vector<std::size_t> sizes =
       parse_sizes(a.sizes.empty() ? std::vector<std::string>{"2^10..2^22:x4"} : a.sizes);
   std::vector<KeyType> types;
@@ -509,6 +519,12 @@ int run_bench(const BenchArgs& a) {
   report.device_reason = a.device.empty() ? clsort::default_device_reason() : "--device " + a.device;
   report.platform = cl::Platform(device.getInfo<CL_DEVICE_PLATFORM>()).getInfo<CL_PLATFORM_NAME>();
   report.pocl = report.platform.find("Portable Computing Language") != std::string::npos;
+  auto env_is = [](const char* name, const char* value) {
+    const char* v = std::getenv(name);
+    return v && std::string(v) == value;
+  };
+  report.clsort_cache = !env_is("CLSORT_CACHE", "0") && !env_is("CLSORT_CACHE_DIR", "");
+  report.pocl_cache = !env_is("POCL_KERNEL_CACHE", "0");
   const clsort::DevicePlan plan = state->sorter.plan();
   report.tuning_row = plan.tuning_row;
   report.tuning = plan.tuning;

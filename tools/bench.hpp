@@ -67,11 +67,12 @@ struct Report {
   double rep_budget_s = 2, row_budget_s = 12;
   unsigned host_threads = 0;
   bool pocl = false;
-  std::vector<std::string> labels;  // every row the bench may print, for the legend
-  std::vector<Row> rows;            // the main table, in print order
-  std::vector<FirstCall> first;     // first call vs steady state
-  std::vector<Row> sweep;           // --sweep-wg
-  std::vector<std::string> notes;   // skipped cells, unavailable rows
+  bool clsort_cache = true, pocl_cache = true;  // on-disk program caches in force
+  std::vector<std::string> labels;              // every row the bench may print, for the legend
+  std::vector<Row> rows;                        // the main table, in print order
+  std::vector<FirstCall> first;                 // first call vs steady state
+  std::vector<Row> sweep;                       // --sweep-wg
+  std::vector<std::string> notes;               // skipped cells, unavailable rows
   double seconds = 0;
   bool profile = false;
 };

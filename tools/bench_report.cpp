@@ -180,10 +180,15 @@ void print_footer(const Report& r) {
                   f.steady_ms < 0 ? "-" : format_sig(f.steady_ms).c_str(),
                   format_sig(f.first_ms - (f.steady_ms < 0 ? f.second_ms : f.steady_ms)).c_str(),
                   f.verified ? "yes" : "FAILED");
-    if (r.pocl)
+    if (r.clsort_cache || (r.pocl && r.pocl_cache))
       std::printf(
-          "  PoCL keeps compiled kernels in its disk cache (~/.cache/pocl): set POCL_KERNEL_CACHE=0 to\n"
-          "  time a cold compile.\n");
+          "  On-disk program caches were on (%s%s%s), so a build may be a cache load;\n"
+          "  --cold turns them off to time a full compile.\n",
+          r.clsort_cache ? "clsort's: CLSORT_CACHE=0 disables" : "",
+          r.clsort_cache && r.pocl && r.pocl_cache ? "; " : "",
+          r.pocl && r.pocl_cache ? "PoCL's: POCL_KERNEL_CACHE=0 disables" : "");
+    else
+      std::printf("  On-disk program caches were off: the first sort includes a full compile.\n");
     std::printf("\n");
   }
 

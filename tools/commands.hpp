@@ -39,6 +39,7 @@ struct BenchArgs {
   std::vector<std::string> wg_sizes;
   bool no_caps = false;
   bool no_first_call = false;
+  bool cold = false;
   bool no_serial = false;
   unsigned seed = 1;
   std::string csv, json, plot;

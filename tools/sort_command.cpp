@@ -95,6 +95,7 @@ class Sorting {
       if (n == 0) break;
       const std::uint64_t units = keys_file_.consumed() - before;
       sort_on_device(n, units);
+      ++passes_;
       if (chunk == 0 && last) {
         stage("write");
         write_output(keys_.data(), values_.data(), n);
@@ -111,17 +112,17 @@ class Sorting {
     if (values_out_) values_out_->commit();
     if (job_.args.verbose) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::fprintf(
-          stderr, "clsort: sorted %zu %s keys%s on %s in %zu pass%s of up to %zu keys (%s), %.3f s\n", total,
-          clsort::to_string(job_.type), job_.with_values ? " with values" : "",
-          job_.device.getInfo<CL_DEVICE_NAME>().c_str(), std::max<std::size_t>(runs_.size(), 1),
-          runs_.size() > 1 ? "es merged on the host" : "", cap,
+      const std::string algorithm =
           job_.options.algorithm == clsort::Algorithm::automatic
-              ? (std::string("automatic: ") +
-                 clsort::to_string(sorter_.choose(job_.type, std::min(cap, total), job_.with_values)))
-                    .c_str()
-              : clsort::to_string(job_.options.algorithm),
-          s);
+              ? std::string("automatic: ") +
+                    clsort::to_string(sorter_.choose(job_.type, std::min(cap, total), job_.with_values))
+              : clsort::to_string(job_.options.algorithm);
+      std::fprintf(
+          stderr,
+          "clsort: sorted %zu %s keys%s on %s in %zu device pass%s of up to %zu keys%s (%s), %.3f s\n", total,
+          clsort::to_string(job_.type), job_.with_values ? " with values" : "",
+          job_.device.getInfo<CL_DEVICE_NAME>().c_str(), passes_, passes_ == 1 ? "" : "es", cap,
+          passes_ > 1 ? ", merged on the host" : "", algorithm.c_str(), s);
     }
   }
 
@@ -214,6 +215,7 @@ class Sorting {
     }
     r.left = n;
     runs_.push_back(std::move(r));
+    limit_runs();
     progress_.add(units);
   }
 
@@ -231,48 +233,71 @@ class Sorting {
     return true;
   }
 
-  /// Merges the sorted runs by clsort's key order (encode_key bits, which also orders NaNs the way the
-  /// device does), equal keys in run order: runs hold consecutive input ranges, so a stable device sort
-  /// stays stable overall and the output matches a single-pass sort bit for bit.
-  void merge(std::size_t total) {
-    stage("merge");
-    keys_.clear();
-    keys_.shrink_to_fit();
-    values_.clear();
-    values_.shrink_to_fit();
+  /// Merges `runs` into `sink(keys, values, n)` by clsort's key order (encode_key bits, which also order
+  /// NaNs the way the device does), equal keys in run order: runs hold consecutive input ranges, so a
+  /// stable device sort stays stable overall and the output matches a single-pass sort bit for bit.
+  template <class Sink>
+  void merge_runs(std::vector<Run>& runs, Sink&& sink) {
     const std::size_t batch = std::clamp<std::size_t>(
-        (std::size_t(64) << 20) / runs_.size() / (sizeof(K) + vb_), std::size_t(1), std::size_t(1) << 20);
+        (std::size_t(64) << 20) / runs.size() / (sizeof(K) + vb_), std::size_t(1), std::size_t(1) << 20);
     const bool descending = job_.options.order == clsort::Order::descending;
     using Head = std::pair<U, std::size_t>;  // (encoded key, run index)
     std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heap;
-    for (std::size_t i = 0; i < runs_.size(); ++i) {
-      runs_[i].keys.rewind();
-      if (runs_[i].values) runs_[i].values->rewind();
-      if (refill(runs_[i], batch)) heap.emplace(clsort::encode_key(runs_[i].kbuf[0], descending), i);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      runs[i].keys.rewind();
+      if (runs[i].values) runs[i].values->rewind();
+      if (refill(runs[i], batch)) heap.emplace(clsort::encode_key(runs[i].kbuf[0], descending), i);
     }
     const std::size_t out_batch = std::size_t(1) << 16;
     std::vector<K> okeys;
     std::vector<unsigned char> ovalues;
     okeys.reserve(out_batch);
     ovalues.reserve(out_batch * vb_);
-    const double units_per_key = total ? double(keys_file_.consumed()) / double(total) : 0.0;
-    auto flush = [&] {
-      write_output(okeys.data(), ovalues.data(), okeys.size());
-      progress_.add(std::uint64_t(units_per_key * double(okeys.size())));
-      okeys.clear();
-      ovalues.clear();
-    };
     while (!heap.empty()) {
       const std::size_t i = heap.top().second;
       heap.pop();
-      Run& r = runs_[i];
+      Run& r = runs[i];
       okeys.push_back(r.kbuf[r.pos]);
       if (vb_) ovalues.insert(ovalues.end(), &r.vbuf[r.pos * vb_], &r.vbuf[r.pos * vb_] + vb_);
       if (++r.pos < r.count || refill(r, batch))
         heap.emplace(clsort::encode_key(r.kbuf[r.pos], descending), i);
-      if (okeys.size() == out_batch) flush();
+      if (okeys.size() == out_batch || heap.empty()) {
+        sink(okeys.data(), ovalues.data(), okeys.size());
+        okeys.clear();
+        ovalues.clear();
+      }
     }
-    flush();
+  }
+
+  /// Bounds the open run files (file descriptors, merge buffers): past kMaxRuns the runs so far are
+  /// merged into one. They are the earliest input, so run order, and with it stability, is kept.
+  void limit_runs() {
+    constexpr std::size_t kMaxRuns = 128;
+    if (runs_.size() < kMaxRuns) return;
+    const std::string dir = directory_of(job_.args.output);
+    Run merged(SpillFile{dir});
+    if (vb_) merged.values.emplace(dir);
+    merge_runs(runs_, [&](const K* k, const unsigned char* v, std::size_t n) {
+      merged.keys.write(k, n * sizeof(K));
+      if (vb_) merged.values->write(v, n * vb_);
+      merged.left += n;
+    });
+    runs_.clear();
+    runs_.push_back(std::move(merged));
+  }
+
+  void merge(std::size_t total) {
+    label_.clear();
+    stage("merge");
+    keys_.clear();
+    keys_.shrink_to_fit();
+    values_.clear();
+    values_.shrink_to_fit();
+    const double units_per_key = total ? double(keys_file_.consumed()) / double(total) : 0.0;
+    merge_runs(runs_, [&](const K* k, const unsigned char* v, std::size_t n) {
+      write_output(k, v, n);
+      progress_.add(std::uint64_t(units_per_key * double(n)));
+    });
   }
 
   const Job& job_;
@@ -289,6 +314,7 @@ class Sorting {
   std::vector<unsigned char> values_;
   cl::Buffer kbuf_, vbuf_;
   std::vector<Run> runs_;
+  std::size_t passes_ = 0;
   std::unique_ptr<ElementWriter> keys_writer_, values_writer_;
 };
 
