@@ -180,13 +180,18 @@ void print_footer(const Report& r) {
                   f.steady_ms < 0 ? "-" : format_sig(f.steady_ms).c_str(),
                   format_sig(f.first_ms - (f.steady_ms < 0 ? f.second_ms : f.steady_ms)).c_str(),
                   f.verified ? "yes" : "FAILED");
-    if (r.clsort_cache || (r.pocl && r.pocl_cache))
+    const bool pocl_cache = r.pocl && r.pocl_cache;
+    if (r.clsort_cache || pocl_cache)
       std::printf(
-          "  On-disk program caches were on (%s%s%s), so a build may be a cache load;\n"
-          "  --cold turns them off to time a full compile.\n",
-          r.clsort_cache ? "clsort's: CLSORT_CACHE=0 disables" : "",
-          r.clsort_cache && r.pocl && r.pocl_cache ? "; " : "",
-          r.pocl && r.pocl_cache ? "PoCL's: POCL_KERNEL_CACHE=0 disables" : "");
+          "  %s on-disk program cache%s on, so a build may be a cache load: --cold turns\n"
+          "  %s off (%s) to time a full compile.\n",
+          r.clsort_cache && pocl_cache ? "clsort's and PoCL's"
+          : r.clsort_cache             ? "clsort's"
+                                       : "PoCL's",
+          r.clsort_cache && pocl_cache ? "s were" : " was", r.clsort_cache && pocl_cache ? "them" : "it",
+          r.clsort_cache && pocl_cache ? "CLSORT_CACHE=0, POCL_KERNEL_CACHE=0"
+          : r.clsort_cache             ? "CLSORT_CACHE=0"
+                                       : "POCL_KERNEL_CACHE=0");
     else
       std::printf("  On-disk program caches were off: the first sort includes a full compile.\n");
     std::printf("\n");

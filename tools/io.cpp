@@ -183,7 +183,7 @@ ElementReader::ElementReader(Input& in, Format format, clsort::KeyType type)
   if (format_ == Format::binary && in_.size() >= 0 && in_.size() % std::int64_t(width_) != 0)
     throw CliError(in_.name() + ": size " + std::to_string(in_.size()) + " bytes is not a multiple of " +
                    std::to_string(width_) + " bytes (one " + clsort::to_string(type_) + " " + in_.role() +
-                   "); is it a " + std::to_string(width_ == 4 ? 8 : 4) + "-byte type, or text (use --text)?");
+                   "): wrong --type, or a text file (--text)?");
 }
 
 bool ElementReader::parse_line(std::string_view raw, void* dst) {

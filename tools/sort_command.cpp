@@ -71,22 +71,21 @@ class Sorting {
     const std::int64_t bytes = keys_file_.size();
     std::size_t expected_chunks = 0;
     if (bytes >= 0) {
-      const std::size_t known = job_.format == Format::binary ? std::size_t(bytes) / sizeof(K) : 0;
       if (job_.format == Format::binary) {
+        const std::size_t known = std::size_t(bytes) / sizeof(K);
         cap = std::min(cap, std::max<std::size_t>(known, 1));
         expected_chunks = (known + cap - 1) / cap;
+      } else {
+        cap = std::min(cap, std::size_t(bytes) / 2 + 1);  // a line is at least a digit and a newline
       }
       progress_.set_total(std::uint64_t(bytes) * (expected_chunks > 1 ? 6 : 5));
     }
-    keys_.resize(cap);
-    values_.resize(cap * vb_);
-
     std::size_t total = 0;
     for (std::size_t chunk = 0;; ++chunk) {
       label_ = expected_chunks > 1
                    ? "chunk " + std::to_string(chunk + 1) + "/" + std::to_string(expected_chunks)
-               : chunk > 0 || cap < keys_.size() ? "chunk " + std::to_string(chunk + 1)
-                                                 : std::string();
+               : chunk > 0 ? "chunk " + std::to_string(chunk + 1)
+                           : std::string();
       const std::uint64_t before = keys_file_.consumed();
       const std::size_t n = read_chunk(cap, total);
       total += n;
@@ -148,6 +147,11 @@ class Sorting {
     while (n < cap) {
       const std::uint64_t before = keys_file_.consumed();
       const std::size_t want = std::min(kSlice, cap - n);
+      if (n + want > keys_.size()) {  // streams of unknown length: grow geometrically up to the chunk size
+        const std::size_t size = std::min(cap, std::max(n + want, 2 * keys_.size()));
+        keys_.resize(size);
+        values_.resize(size * vb_);
+      }
       const std::size_t got = keys_in_.read(keys_.data() + n, want);
       if (values_in_) {
         const std::size_t vgot = values_in_->read(values_.data() + n * vb_, got);

@@ -1,0 +1,647 @@
+// Tests of the clsort executable: runs it through the shell on files written here and checks exit codes,
+// messages and outputs, and that a failed run creates nothing and leaves an existing output untouched.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <clsort/key_transform.hpp>
+#include <clsort/version.hpp>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---- Running the executable.
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+void write_file(const fs::path& p, const std::string& bytes) {
+  std::ofstream f(p, std::ios::binary | std::ios::trunc);
+  f.write(bytes.data(), std::streamsize(bytes.size()));
+  REQUIRE(f.good());
+}
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+/// A fresh directory per test case, so that CTest can run the cases in parallel.
+class Dir {
+ public:
+  explicit Dir(const std::string& name) : path_(fs::path(CLSORT_CLI_WORK_DIR) / name) {
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  fs::path operator/(const std::string& f) const { return path_ / f; }
+  const fs::path& path() const { return path_; }
+  /// The names of the files in the directory (temporary outputs would show up here).
+  std::set<std::string> files() const {
+    std::set<std::string> s;
+    for (const auto& e : fs::directory_iterator(path_)) s.insert(e.path().filename().string());
+    return s;
+  }
+
+  /// Runs `clsort ARGS` in this directory; stdin from the file `in` (through a pipe for "|file") if given,
+  /// stdout captured unless `out` names a file it should go to.
+  Result run(const std::string& args, const std::string& in = "", const std::string& out = "") const {
+    const fs::path out_file = out.empty() ? path_ / "stdout.capture" : path_ / out;
+    const fs::path err_file = path_ / "stderr.capture";
+    std::string cmd = "cd " + quote(path_.string()) + " && ";
+    if (!in.empty() && in[0] == '|') {  // "|file": through a pipe, where the size is not known up front
+      cmd += "cat " + quote((path_ / in.substr(1)).string()) + " | " + quote(CLSORT_CLI_EXE) + " " + args;
+    } else {
+      cmd += quote(CLSORT_CLI_EXE) + " " + args;
+      cmd += in.empty() ? " < /dev/null" : " < " + quote((path_ / in).string());
+    }
+    cmd += " > " + quote(out_file.string()) + " 2> " + quote(err_file.string());
+    const int status = std::system(cmd.c_str());
+    Result r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), {}, read_file(err_file)};
+    if (out.empty()) r.out = read_file(out_file);
+    fs::remove(err_file);
+    if (out.empty()) fs::remove(out_file);
+    INFO("clsort " << args << "\nstderr: " << r.err);
+    return r;
+  }
+
+ private:
+  fs::path path_;
+};
+
+// ---- Keys.
+
+template <class K>
+std::string bytes_of(const std::vector<K>& v) {
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(K));
+}
+
+template <class K>
+std::vector<K> from_bytes(const std::string& s) {
+  REQUIRE(s.size() % sizeof(K) == 0);
+  std::vector<K> v(s.size() / sizeof(K));
+  std::memcpy(v.data(), s.data(), s.size());
+  return v;
+}
+
+template <class K>
+K from_bits(clsort::key_bits_t<K> u) {
+  K k;
+  std::memcpy(&k, &u, sizeof k);
+  return k;
+}
+
+/// Random keys with many duplicates; floats also get both zeros, both infinities, subnormals and NaNs of
+/// both signs with payloads.
+template <class K>
+std::vector<K> make_keys(std::size_t n, std::uint64_t seed) {
+  using U = clsort::key_bits_t<K>;
+  std::mt19937_64 rng(seed);
+  std::vector<K> v(n);
+  for (auto& k : v) {
+    k = from_bits<K>(U(rng()));
+    if (rng() % 4 == 0) k = from_bits<K>(U(rng() % 16));  // duplicates
+    if constexpr (std::is_floating_point_v<K>) {
+      switch (rng() % 16) {
+        case 0:
+          k = std::numeric_limits<K>::quiet_NaN();
+          break;
+        case 1:
+          k = -std::numeric_limits<K>::quiet_NaN();
+          break;
+        case 2:
+          k = std::numeric_limits<K>::infinity() * (rng() % 2 ? 1 : -1);
+          break;
+        case 3:
+          k = rng() % 2 ? K(0) : -K(0);
+          break;
+        case 4:
+          k = std::numeric_limits<K>::denorm_min() * K(rng() % 100);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+  return v;
+}
+
+/// clsort's order, written from the documented semantics via encode_key (a bijection): the result is
+/// unique, so outputs compare bit for bit, NaNs included.
+template <class K>
+std::vector<K> expected(std::vector<K> v, bool descending) {
+  std::stable_sort(v.begin(), v.end(), [&](K a, K b) {
+    return clsort::encode_key(a, descending) < clsort::encode_key(b, descending);
+  });
+  return v;
+}
+
+template <class K>
+std::string to_text(const std::vector<K>& v) {
+  std::string s;
+  char buf[64];
+  for (K k : v) {
+    const auto r = std::to_chars(buf, buf + sizeof buf, k);
+    s.append(buf, r.ptr);
+    s += '\n';
+  }
+  return s;
+}
+
+template <class K>
+std::vector<K> parse_text(const std::string& s) {
+  std::vector<K> v;
+  std::istringstream in(s);
+  std::string line;
+  while (std::getline(in, line)) {
+    K k{};
+    const auto r = std::from_chars(line.data(), line.data() + line.size(), k);
+    REQUIRE(r.ec == std::errc());
+    v.push_back(k);
+  }
+  return v;
+}
+
+template <class K>
+const char* type_name() {
+  if constexpr (std::is_same_v<K, std::uint32_t>) return "u32";
+  if constexpr (std::is_same_v<K, std::int32_t>) return "i32";
+  if constexpr (std::is_same_v<K, float>) return "f32";
+  if constexpr (std::is_same_v<K, std::uint64_t>) return "u64";
+  if constexpr (std::is_same_v<K, std::int64_t>) return "i64";
+  return "f64";
+}
+
+/// Binary and text, both orders, files and stdin/stdout.
+template <class K>
+void roundtrip() {
+  const std::string type = type_name<K>();
+  Dir d(std::string("roundtrip_") + type);
+  const std::vector<K> keys = make_keys<K>(5000, 42 + sizeof(K));
+  write_file(d / "in.bin", bytes_of(keys));
+  // Text holds what the numbers print as (NaN payloads do not survive text), so expect text's own parse.
+  const std::string text = to_text(keys);
+  write_file(d / "in.txt", text);
+  for (bool descending : {false, true}) {
+    const std::string order = descending ? " --descending" : "";
+    CAPTURE(descending);
+    const std::string want = bytes_of(expected(keys, descending));
+    Result r = d.run("sort --type " + type + order + " in.bin -o out.bin");
+    REQUIRE(r.code == 0);
+    CHECK(r.err.empty());
+    CHECK(read_file(d / "out.bin") == want);
+
+    r = d.run("sort --type " + type + order + " -", "in.bin");
+    REQUIRE(r.code == 0);
+    CHECK(r.out == want);
+
+    r = d.run("sort -t " + type + order + " --algorithm bitonic - -o -", "in.bin");
+    REQUIRE(r.code == 0);
+    CHECK(r.out == want);
+
+    const std::string want_text = to_text(expected(parse_text<K>(text), descending));
+    r = d.run("sort --type " + type + order + " --text in.txt -o out.txt");
+    REQUIRE(r.code == 0);
+    CHECK(read_file(d / "out.txt") == want_text);
+
+    r = d.run("sort --type " + type + order + " --text -", "in.txt");
+    REQUIRE(r.code == 0);
+    CHECK(r.out == want_text);
+  }
+  CHECK(d.files() == std::set<std::string>{"in.bin", "in.txt", "out.bin", "out.txt"});
+}
+
+/// Runs a command that must fail with `code` and a message containing `message`, creating no file and
+/// leaving an existing output as it was.
+void expect_failure(const Dir& d, const std::string& args, int code, const std::string& message,
+                    const std::string& in = "") {
+  const std::set<std::string> before = d.files();
+  const std::string sentinel = read_file(d / "existing.out");
+  const Result r = d.run(args, in);
+  INFO("clsort " << args << "\nstderr: " << r.err);
+  CHECK(r.code == code);
+  CHECK(r.err.find(message) != std::string::npos);
+  CHECK(r.out.empty());
+  CHECK(d.files() == before);
+  CHECK(read_file(d / "existing.out") == sentinel);
+}
+
+// ---- Minimal JSON and CSV checks for the bench's files.
+
+class JsonChecker {
+ public:
+  explicit JsonChecker(const std::string& s) : s_(s) {}
+  bool valid() {
+    try {
+      value();
+      ws();
+      return i_ == s_.size();
+    } catch (...) {
+      return false;
+    }
+  }
+
+ private:
+  void ws() {
+    while (i_ < s_.size() && std::strchr(" \t\r\n", s_[i_])) ++i_;
+  }
+  void expect(char c) {
+    ws();
+    if (i_ >= s_.size() || s_[i_] != c) throw 0;
+    ++i_;
+  }
+  void literal(const char* word) {
+    for (const char* p = word; *p; ++p, ++i_)
+      if (i_ >= s_.size() || s_[i_] != *p) throw 0;
+  }
+  void string() {
+    expect('"');
+    while (i_ < s_.size() && s_[i_] != '"') {
+      if (static_cast<unsigned char>(s_[i_]) < 0x20) throw 0;
+      if (s_[i_] == '\\') ++i_;
+      ++i_;
+    }
+    expect('"');
+  }
+  void number() {
+    const std::size_t start = i_;
+    while (i_ < s_.size() && std::strchr("+-0123456789.eE", s_[i_])) ++i_;
+    double v = 0;
+    const auto r = std::from_chars(s_.data() + start, s_.data() + i_, v);
+    if (i_ == start || r.ec != std::errc() || r.ptr != s_.data() + i_) throw 0;
+  }
+  void value() {
+    ws();
+    if (i_ >= s_.size()) throw 0;
+    const char c = s_[i_];
+    if (c == '{') {
+      ++i_;
+      ws();
+      if (s_[i_] == '}') return void(++i_);
+      do {
+        string();
+        expect(':');
+        value();
+        ws();
+      } while (i_ < s_.size() && s_[i_] == ',' && ++i_);
+      expect('}');
+    } else if (c == '[') {
+      ++i_;
+      ws();
+      if (s_[i_] == ']') return void(++i_);
+      do {
+        value();
+        ws();
+      } while (i_ < s_.size() && s_[i_] == ',' && ++i_);
+      expect(']');
+    } else if (c == '"') {
+      string();
+    } else if (c == 't') {
+      literal("true");
+    } else if (c == 'f') {
+      literal("false");
+    } else if (c == 'n') {
+      literal("null");
+    } else {
+      number();
+    }
+  }
+  const std::string& s_;
+  std::size_t i_ = 0;
+};
+
+std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string field;
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      row.push_back(field);
+      field.clear();
+    } else if (c == '\n') {
+      row.push_back(field);
+      field.clear();
+      rows.push_back(row);
+      row.clear();
+    } else {
+      field += c;
+    }
+  }
+  REQUIRE_FALSE(quoted);
+  REQUIRE(field.empty());
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("cli help and version") {
+  Dir d("help");
+  Result r = d.run("--version");
+  CHECK(r.code == 0);
+  CHECK(r.out.find(CLSORT_VERSION_STRING) != std::string::npos);
+  r = d.run("--help");
+  CHECK(r.code == 0);
+  for (const char* word : {"devices", "sort", "bench"}) CHECK(r.out.find(word) != std::string::npos);
+  for (const char* sub : {"sort --help", "bench --help", "devices --help"}) {
+    r = d.run(sub);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("Usage") != std::string::npos);
+  }
+  r = d.run("");
+  CHECK(r.code == 2);
+  r = d.run("frobnicate");
+  CHECK(r.code == 2);
+}
+
+TEST_CASE("cli devices") {
+  Dir d("devices");
+  const Result r = d.run("devices");
+  REQUIRE(r.code == 0);
+  for (const char* word :
+       {"Platform 0", "Device 0:0", "<- default", "default because", "compute units", "global memory",
+        "local memory", "max work-group size", "clsort automatic", "clsort tuning row", "clsort tuning"})
+    CHECK_MESSAGE(r.out.find(word) != std::string::npos, word);
+}
+
+TEST_CASE("cli roundtrip u32") {
+  roundtrip<std::uint32_t>();
+}
+TEST_CASE("cli roundtrip i32") {
+  roundtrip<std::int32_t>();
+}
+TEST_CASE("cli roundtrip f32") {
+  roundtrip<float>();
+}
+TEST_CASE("cli roundtrip u64") {
+  roundtrip<std::uint64_t>();
+}
+TEST_CASE("cli roundtrip i64") {
+  roundtrip<std::int64_t>();
+}
+TEST_CASE("cli roundtrip f64") {
+  roundtrip<double>();
+}
+
+TEST_CASE("cli text forms") {
+  Dir d("text_forms");
+  // Signs, surrounding blanks, CRLF and a missing final newline are all accepted.
+  write_file(d / "in.txt", "  +5\r\n-3\t\n7\n0\n-0\n 12 ");
+  Result r = d.run("sort --type i32 --text in.txt");
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "-3\n0\n0\n5\n7\n12\n");
+  write_file(d / "f.txt", "nan\n-inf\n1e3\n-0\n0\n-nan\ninf\n2.5\n");
+  r = d.run("sort --type f64 --text f.txt");
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "-inf\n-0\n0\n2.5\n1000\ninf\nnan\n-nan\n");
+  r = d.run("sort --type f32 --text --descending f.txt");
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "-nan\nnan\ninf\n1000\n2.5\n0\n-0\n-inf\n");
+  write_file(d / "empty.txt", "");
+  r = d.run("sort --type u64 --text empty.txt -o empty.out");
+  REQUIRE(r.code == 0);
+  CHECK(read_file(d / "empty.out").empty());
+}
+
+TEST_CASE("cli sort by key") {
+  Dir d("by_key");
+  // Few distinct keys: stability is visible. Values are the input positions.
+  std::mt19937_64 rng(7);
+  std::vector<std::uint32_t> keys(6000);
+  for (auto& k : keys) k = std::uint32_t(rng() % 37);
+  std::vector<std::uint64_t> values(keys.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = i;
+  write_file(d / "keys.bin", bytes_of(keys));
+  write_file(d / "values.bin", bytes_of(values));
+  for (bool descending : {false, true}) {
+    CAPTURE(descending);
+    std::vector<std::uint64_t> order = values;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
+      return descending ? keys[a] > keys[b] : keys[a] < keys[b];
+    });
+    std::vector<std::uint32_t> sorted_keys;
+    for (auto i : order) sorted_keys.push_back(keys[i]);
+    const Result r = d.run(std::string("sort --type u32 ") + (descending ? "-d " : "") +
+                           "keys.bin -o k.out --values values.bin --values-type u64 --values-out v.out");
+    REQUIRE(r.code == 0);
+    CHECK(read_file(d / "k.out") == bytes_of(sorted_keys));
+    CHECK(read_file(d / "v.out") == bytes_of(order));
+  }
+  // Default values output, and text values of another type.
+  Result r = d.run("sort --type u32 keys.bin -o k2.out --values values.bin --values-type f64");
+  REQUIRE(r.code == 0);
+  CHECK(read_file(d / "k2.out.values").size() == values.size() * 8);
+  write_file(d / "k.txt", "3\n1\n2\n1\n");
+  write_file(d / "v.txt", "-1.5\n10\n20\n30\n");
+  r = d.run("sort --type i64 --text k.txt -o ks.txt --values v.txt --values-type f32 --values-out vs.txt");
+  REQUIRE(r.code == 0);
+  CHECK(read_file(d / "ks.txt") == "1\n1\n2\n3\n");
+  CHECK(read_file(d / "vs.txt") == "10\n30\n20\n-1.5\n");
+}
+
+TEST_CASE("cli bad input") {
+  Dir d("bad_input");
+  write_file(d / "existing.out", "precious contents\n");
+  write_file(d / "ten.bin", std::string(10, 'x'));
+  write_file(d / "twelve.bin", std::string(12, '\1'));
+  write_file(d / "bad.txt", "1\n2\nthree\n4\n");
+  write_file(d / "blank.txt", "1\n\n2\n");
+  write_file(d / "big.txt", "1\n4294967296\n");
+  write_file(d / "three.bin", std::string(12, '\2'));
+  write_file(d / "two.bin", std::string(8, '\3'));
+
+  SUBCASE("size not a multiple of the key size") {
+    expect_failure(d, "sort --type u32 ten.bin -o existing.out", 1, "not a multiple of 4 bytes");
+    expect_failure(d, "sort --type f64 twelve.bin -o existing.out", 1, "not a multiple of 8 bytes");
+    expect_failure(d, "sort --type u32 ten.bin -o new.out", 1, "ten.bin");
+    expect_failure(d, "sort --type u64 - -o existing.out", 1, "not a multiple of 8 bytes", "twelve.bin");
+    expect_failure(d, "sort --type u64 - -o existing.out", 1, "partial", "|twelve.bin");  // found at the end
+  }
+  SUBCASE("unknown type") {
+    expect_failure(d, "sort --type u16 twelve.bin -o existing.out", 2, "u16");
+    expect_failure(d, "sort --type u32 twelve.bin -o existing.out --values two.bin --values-type x8", 2,
+                   "x8");
+  }
+  SUBCASE("unreadable input") {
+    expect_failure(d, "sort --type u32 missing.bin -o existing.out", 1, "missing.bin");
+    expect_failure(d, "sort --type u32 . -o existing.out", 1, "is a directory");
+  }
+  SUBCASE("unparsable text line, with its line number") {
+    expect_failure(d, "sort --type i32 --text bad.txt -o existing.out", 1, "line 3");
+    expect_failure(d, "sort --type i32 --text bad.txt -o existing.out", 1, "three");
+    expect_failure(d, "sort --type u32 --text blank.txt -o existing.out", 1, "line 2: empty line");
+    expect_failure(d, "sort --type u32 --text big.txt -o existing.out", 1,
+                   "line 2: '4294967296' is out of range");
+    expect_failure(d, "sort --type f32 --text - -o existing.out", 1, "stdin: line 3", "bad.txt");
+  }
+  SUBCASE("values count differs") {
+    expect_failure(d, "sort --type u32 three.bin -o existing.out --values two.bin --values-type u32", 1,
+                   "same count");
+    expect_failure(d, "sort --type u32 - -o existing.out --values two.bin --values-type u32", 1, "same count",
+                   "|three.bin");
+    expect_failure(d, "sort --type u32 - -o existing.out --values three.bin --values-type u32", 1,
+                   "same count", "|two.bin");
+    expect_failure(d, "sort --type u32 three.bin -o existing.out --values twelve.bin --values-type u16", 2,
+                   "u16");
+    expect_failure(d, "sort --type u32 three.bin -o existing.out --values two.bin", 1, "--values-type");
+  }
+  SUBCASE("output cannot be written") {
+    expect_failure(d, "sort --type u32 three.bin -o no/such/dir/out", 1, "no/such/dir");
+    expect_failure(d, "sort --type u32 three.bin -o .", 1, "is a directory");
+  }
+  SUBCASE("unknown device") {
+    expect_failure(d, "sort --type u32 three.bin -o existing.out --device no-such-device-xyz", 1,
+                   "no-such-device-xyz");
+  }
+}
+
+TEST_CASE("cli multi chunk") {
+  Dir d("multi_chunk");
+  // Chunks of 1000 (and of 7: many runs, past the merge fan-in) give the single pass's output bit for bit.
+  const std::vector<double> keys = make_keys<double>(20011, 5);
+  const std::vector<std::int32_t> ikeys = make_keys<std::int32_t>(20011, 6);
+  std::vector<std::uint32_t> values(keys.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::uint32_t(i);
+  write_file(d / "f.bin", bytes_of(keys));
+  write_file(d / "i.bin", bytes_of(ikeys));
+  write_file(d / "v.bin", bytes_of(values));
+  for (bool descending : {false, true}) {
+    CAPTURE(descending);
+    const std::string order = descending ? " -d" : "";
+    Result r = d.run("sort -t f64" + order + " f.bin -o one.out -v");
+    REQUIRE(r.code == 0);
+    CHECK(r.err.find("in 1 device pass") != std::string::npos);
+    CHECK(read_file(d / "one.out") == bytes_of(expected(keys, descending)));
+    r = d.run("sort -t f64" + order + " f.bin -o many.out --chunk-keys 1000 -v");
+    REQUIRE(r.code == 0);
+    CHECK(r.err.find("in 21 device passes") != std::string::npos);
+    CHECK(read_file(d / "many.out") == read_file(d / "one.out"));
+    r = d.run("sort -t f64" + order + " - --chunk-keys 7", "f.bin");
+    REQUIRE(r.code == 0);
+    CHECK(r.out == read_file(d / "one.out"));
+
+    // By key: stable across chunk boundaries.
+    r = d.run("sort -t i32" + order +
+              " i.bin -o k1.out --values v.bin --values-type u32 --values-out v1.out");
+    REQUIRE(r.code == 0);
+    r = d.run("sort -t i32" + order +
+              " i.bin -o k2.out --values v.bin --values-type u32 --values-out v2.out --chunk-keys 999");
+    REQUIRE(r.code == 0);
+    CHECK(read_file(d / "k2.out") == read_file(d / "k1.out"));
+    CHECK(read_file(d / "v2.out") == read_file(d / "v1.out"));
+    const auto sorted_values = from_bytes<std::uint32_t>(read_file(d / "v1.out"));
+    std::vector<std::uint32_t> want = values;
+    std::stable_sort(want.begin(), want.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return descending ? ikeys[a] > ikeys[b] : ikeys[a] < ikeys[b];
+    });
+    CHECK(sorted_values == want);
+
+    // Text through several chunks.
+    write_file(d / "i.txt", to_text(ikeys));
+    r = d.run("sort -t i32 --text" + order + " i.txt -o t.out --chunk-keys 4096");
+    REQUIRE(r.code == 0);
+    CHECK(read_file(d / "t.out") == to_text(expected(ikeys, descending)));
+  }
+}
+
+TEST_CASE("cli bench") {
+  Dir d("bench");
+  const Result r = d.run("bench --sizes 2^8,1000 --types u32,f64 --reps 2 --csv b.csv --json b.json");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  for (const char* word :
+       {"device", "Columns", "median ms", "Mkeys/s", "vs std::sort", "vs serial", "host ms", "radix (OpenCL)",
+        "bitonic (OpenCL)", "selection (OpenCL)", "radix (serial)", "bitonic (serial)", "selection (serial)",
+        "std::sort", "First call"})
+    CHECK_MESSAGE(r.out.find(word) != std::string::npos, word);
+  CHECK(r.out.find("FAILED\n") == std::string::npos);
+
+  const auto csv = parse_csv(read_file(d / "b.csv"));
+  REQUIRE(csv.size() > 1);
+  const auto& header = csv[0];
+  const auto col = [&](const char* name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    REQUIRE(it != header.end());
+    return std::size_t(it - header.begin());
+  };
+  const std::size_t verified = col("verified"), n = col("n"), type = col("type"), ms = col("median_ms");
+  std::set<std::string> rows;
+  for (std::size_t i = 1; i < csv.size(); ++i) {
+    REQUIRE(csv[i].size() == header.size());
+    CHECK(csv[i][verified] == "yes");
+    CHECK(std::stod(csv[i][ms]) > 0);
+    rows.insert(csv[i][n] + " " + csv[i][type] + " " + csv[i][col("row")]);
+  }
+  // Every algorithm, its serial version and std::sort at both sizes and types.
+  for (const char* size : {"256", "1000"})
+    for (const char* t : {"u32", "f64"})
+      for (const char* row : {"radix (OpenCL)", "bitonic (OpenCL)", "selection (OpenCL)", "radix (serial)",
+                              "bitonic (serial)", "selection (serial)", "std::sort"})
+        CHECK_MESSAGE(rows.count(std::string(size) + " " + t + " " + row), size, " ", t, " ", row);
+
+  const std::string json = read_file(d / "b.json");
+  CHECK(JsonChecker(json).valid());
+  CHECK(json.find("\"rows\"") != std::string::npos);
+  CHECK(json.find("\"first_call\"") != std::string::npos);
+  CHECK(json.find("\"verified\": false") == std::string::npos);
+}
+
+TEST_CASE("cli bench options") {
+  Dir d("bench_options");
+  Result r =
+      d.run("bench --sizes 2^9 --algorithms radix --reps 1 --profile --sweep-wg --wg 32,64 --no-first-call");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("Profile") != std::string::npos);
+  CHECK(r.out.find("upload") != std::string::npos);
+  CHECK(r.out.find("radix.wg=32") != std::string::npos);
+  CHECK(r.out.find("radix.wg=64") != std::string::npos);
+  CHECK(r.out.find("bitonic (OpenCL)") == std::string::npos);
+  CHECK(r.out.find("FAILED\n") == std::string::npos);
+  r = d.run("bench --sizes 0");
+  CHECK(r.code == 1);
+  r = d.run("bench --algorithms quicksort");
+  CHECK(r.code == 2);
+  r = d.run("bench --sizes 2^x");
+  CHECK(r.code == 1);
+  CHECK(r.err.find("2^x") != std::string::npos);
+}
