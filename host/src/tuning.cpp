@@ -88,6 +88,7 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
       radix_bits = unsigned(value);
     } else if (name == "radix.wg") {
       pow2(radix_wg);
+      if (radix_wg < 8) throw_argument_error(source, "radix.wg must be at least 8");
     } else if (name == "radix.items") {
       if (value < 1 || value > 15) throw_argument_error(source, "radix.items must be 1..15");
       radix_items = unsigned(value);
@@ -150,7 +151,7 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
            36 * std::size_t(t.radix_wg);
   };
   while (radix_bytes() > budget && t.radix_items > 1) t.radix_items /= 2;
-  while (radix_bytes() > budget && t.radix_wg > 1) t.radix_wg /= 2;
+  while (radix_bytes() > budget && t.radix_wg > 8) t.radix_wg /= 2;
   while (radix_bytes() > budget && t.radix_bits > 4) --t.radix_bits;
 
   const unsigned index_bytes = value_bytes ? 4 : 0;
