@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <random>
@@ -92,22 +93,47 @@ double median(std::vector<double> v) {
 // ---- Data and verification.
 
 /// Uniformly random bit patterns; for floats only finite ones, so that every baseline's order (Boost's
-/// included) agrees with clsort's.
-std::vector<unsigned char> random_keys(KeyType t, std::size_t n, unsigned seed) {
+/// included) agrees with clsort's. With `specials`, one key in eight is an edge case instead: for floats
+/// NaNs of both signs with random payloads, infinities, both zeros and subnormals; for integers the
+/// extremes and zero.
+std::vector<unsigned char> random_keys(KeyType t, std::size_t n, unsigned seed, bool specials) {
   const std::size_t w = clsort::key_size(t);
   std::vector<unsigned char> out(n * w);
   std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + unsigned(t));
   visit_key_type(t, [&](auto tag) {
     using K = typename decltype(tag)::type;
+    using U = clsort::key_bits_t<K>;
+    using L = std::numeric_limits<K>;
     for (std::size_t i = 0; i < n; ++i) {
       K k;
-      for (;;) {
-        const std::uint64_t bits = rng();
-        std::memcpy(&k, &bits, sizeof k);
+      const std::uint64_t pick = rng();
+      if (specials && pick % 8 == 0) {
         if constexpr (std::is_floating_point_v<K>) {
-          if (!std::isfinite(k)) continue;
+          constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+          const U exponent = U(~U(0) >> 1) & ~U(L::denorm_min() == 0 ? 0 : (U(1) << (L::digits - 1)) - 1);
+          const U payload = U(rng()) & ((U(1) << (L::digits - 1)) - 1);
+          const U options[] = {exponent | payload | (U(1) << (L::digits - 2)),         // quiet NaN
+                               sign | exponent | payload | (U(1) << (L::digits - 2)),  // negative NaN
+                               exponent,
+                               sign | exponent,  // +-inf
+                               0,
+                               sign,                                         // +-0
+                               U(rng()) & ((U(1) << (L::digits - 1)) - 1)};  // subnormal
+          const U bits = options[(pick >> 8) % 7];
+          std::memcpy(&k, &bits, sizeof k);
+        } else {
+          const K options[] = {L::min(), L::max(), K(0)};
+          k = options[(pick >> 8) % 3];
         }
-        break;
+      } else {
+        for (;;) {
+          const std::uint64_t bits = rng();
+          std::memcpy(&k, &bits, sizeof k);
+          if constexpr (std::is_floating_point_v<K>) {
+            if (!std::isfinite(k)) continue;
+          }
+          break;
+        }
       }
       std::memcpy(out.data() + i * w, &k, w);
     }
@@ -481,6 +507,9 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
       "Turn off clsort's and PoCL's on-disk program caches (CLSORT_CACHE=0, POCL_KERNEL_CACHE=0) so "
       "that first calls include a full compile");
   cmd->add_option("--seed", a.seed, "Random seed of the keys")->capture_default_str();
+  cmd->add_flag("--specials", a.specials,
+                "One key in eight an edge case: NaNs of both signs, infinities, -0, subnormals (floats), "
+                "extremes (integers)");
   cmd->add_option("--csv", a.csv, "Also write the rows as CSV");
   cmd->add_option("--json", a.json, "Also write everything as JSON");
   cmd->add_option("--plot", a.plot, "Draw time against n (log-log) into a PNG with gnuplot");
@@ -516,6 +545,7 @@ int run_bench(const BenchArgs& a) {
   report.version = CLSORT_VERSION_STRING;
   report.date = now_string();
   report.device = describe_device(device);
+  report.device_name = device.getInfo<CL_DEVICE_NAME>();
   report.device_reason = a.device.empty() ? clsort::default_device_reason() : "--device " + a.device;
   report.platform = cl::Platform(device.getInfo<CL_DEVICE_PLATFORM>()).getInfo<CL_PLATFORM_NAME>();
   report.pocl = report.platform.find("Portable Computing Language") != std::string::npos;
@@ -541,7 +571,10 @@ int run_bench(const BenchArgs& a) {
   report.host_threads = std::thread::hardware_concurrency();
   report.profile = a.profile;
   report.keys_description =
-      "uniformly random bit patterns (floats: finite values only), seed " + std::to_string(a.seed);
+      std::string(a.specials
+                      ? "random bit patterns, one in eight an edge case (NaN, inf, -0, subnormal, extremes)"
+                      : "uniformly random bit patterns (floats: finite values only)") +
+      ", seed " + std::to_string(a.seed);
 
   // Print order: clsort's device rows, other device sorts, serial twins, CPU baselines.
   std::vector<Contender> contenders;
@@ -572,7 +605,7 @@ int run_bench(const BenchArgs& a) {
   Status status;
   std::map<std::string, std::size_t> skipped_above;  // label -> smallest n left out by a cap
   for (KeyType t : types) {
-    const std::vector<unsigned char> data = random_keys(t, sizes.back(), a.seed);
+    const std::vector<unsigned char> data = random_keys(t, sizes.back(), a.seed, a.specials);
     // Per row: the last n timed and its median, to predict the next n's cost; rows over the budget stop.
     std::map<std::string, std::pair<std::size_t, double>> last;
     std::map<std::string, bool> stopped;
@@ -582,6 +615,13 @@ int run_bench(const BenchArgs& a) {
       std::vector<Row> group;
       for (Contender& c : contenders) {
         if (!c.supports(t)) continue;
+        if (a.specials && !c.clsort_float_order && (t == KeyType::f32 || t == KeyType::f64)) {
+          const std::string note = c.label + ": not run on " + clsort::to_string(t) +
+                                   " keys with --specials (it orders NaNs and -0 its own way)";
+          if (std::find(report.notes.begin(), report.notes.end(), note) == report.notes.end())
+            report.notes.push_back(note);
+          continue;
+        }
         if (c.cap && n > c.cap) {
           auto& s = skipped_above[c.label];
           s = s ? std::min(s, n) : n;
@@ -624,7 +664,7 @@ int run_bench(const BenchArgs& a) {
         const std::size_t n = sizes.front();
         if (n > cap) continue;
         status.show(std::string("first call of ") + e->name + ", " + clsort::to_string(t));
-        const std::vector<unsigned char> data = random_keys(t, n, a.seed);
+        const std::vector<unsigned char> data = random_keys(t, n, a.seed, a.specials);
         const std::vector<unsigned char> ref = reference_sort(t, data.data(), n);
         std::vector<unsigned char> out(data.size());
         bench::FirstCall f{e->name, t, n, 0, 0, 0, -1, true};
@@ -661,7 +701,7 @@ int run_bench(const BenchArgs& a) {
       Contender c = device_contender(*e, sweep_state, caps);
       c.run_host = nullptr;
       for (KeyType t : types) {
-        const std::vector<unsigned char> data = random_keys(t, sizes.back(), a.seed);
+        const std::vector<unsigned char> data = random_keys(t, sizes.back(), a.seed, a.specials);
         for (std::size_t n : sizes) {
           if (n > c.cap) continue;
           const std::vector<unsigned char> ref = reference_sort(t, data.data(), n);

@@ -26,6 +26,7 @@ struct Contender {
   std::string kind;       // "device" (clsort), "serial" (its CPU twin), "baseline" (std::sort, Boost)
   std::size_t cap = 0;    // largest n timed (0: no limit)
   double growth = 1.1;    // time ~ n^growth: predicts whether a larger n fits the row budget
+  bool clsort_float_order = true;  // orders NaNs and -0 as clsort does (else not run with --specials)
   std::function<bool(clsort::KeyType)> supports = [](clsort::KeyType) { return true; };
   std::function<void(clsort::KeyType, const void*, std::size_t)> prepare;
   std::function<void()> reset, run;
@@ -59,7 +60,8 @@ struct FirstCall {
 };
 
 struct Report {
-  std::string version, date, device, device_reason, platform, tuning_row, tuning, measured, automatic;
+  std::string version, date, device, device_name, device_reason, platform, tuning_row, tuning, measured,
+      automatic;
   std::string keys_description;
   int reps = 0;
   bool adaptive_reps = true;  // reps is a maximum: slow rows stop at min_reps

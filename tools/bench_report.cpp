@@ -170,7 +170,7 @@ void print_footer(const Report& r) {
   if (!r.first.empty()) {
     std::printf(
         "First call vs steady state: a fresh Sorter on a fresh OpenCL context; its first sort builds the\n"
-        "programs (build ~ first sort - steady)\n");
+        "programs (build ~ first sort - second sort); steady: the main table's median at that n\n");
     std::printf("  %-10s %-4s %10s %11s %14s %15s %10s %10s  %s\n", "algorithm", "type", "n", "context ms",
                 "first sort ms", "second sort ms", "steady ms", "build ms", "ok");
     for (const FirstCall& f : r.first)
@@ -178,8 +178,7 @@ void print_footer(const Report& r) {
                   clsort::to_string(f.type), f.n, format_sig(f.context_ms).c_str(),
                   format_sig(f.first_ms).c_str(), format_sig(f.second_ms).c_str(),
                   f.steady_ms < 0 ? "-" : format_sig(f.steady_ms).c_str(),
-                  format_sig(f.first_ms - (f.steady_ms < 0 ? f.second_ms : f.steady_ms)).c_str(),
-                  f.verified ? "yes" : "FAILED");
+                  format_sig(f.first_ms - f.second_ms).c_str(), f.verified ? "yes" : "FAILED");
     const bool pocl_cache = r.pocl && r.pocl_cache;
     if (r.clsort_cache || pocl_cache)
       std::printf(
@@ -363,7 +362,7 @@ void write_plot(const Report& r, const std::string& path) {
             "  set terminal png size 1280,800 noenhanced\n"
             "}\n"
          << "set output " << quote(std::filesystem::absolute(path).string()) << "\n"
-         << "set title " << quote("clsort bench " + r.version + " on " + r.device + ", " + r.date) << "\n"
+         << "set title " << quote("clsort bench " + r.version + ": " + r.device_name + ", " + r.date) << "\n"
          << "set logscale x 2\nset format x '2^%L'\nset logscale y 10\nset format y '%g'\n"
          << "set xlabel 'n (keys)'\nset ylabel 'median time (ms)'\nset grid\nset key outside right top\n";
   for (std::size_t i = 0; i < names.size(); ++i) {

@@ -42,6 +42,7 @@ struct BenchArgs {
   bool cold = false;
   bool no_serial = false;
   unsigned seed = 1;
+  bool specials = false;
   std::string csv, json, plot;
 };
 CLI::App* add_bench_command(CLI::App& app, BenchArgs& args);

@@ -46,7 +46,7 @@ int run_devices(const DevicesArgs&) {
     return 1;
   }
   cl::Device def;
-  std::string def_error;
+  std::string def_error, def_index;
   try {
     def = clsort::default_device();
   } catch (const clsort::Error& e) {
@@ -63,7 +63,10 @@ int run_devices(const DevicesArgs&) {
       const bool is_default = def() && def() == d();
       std::printf("  Device %zu:%zu: %s%s\n", pi, di, d.getInfo<CL_DEVICE_NAME>().c_str(),
                   is_default ? "   <- default" : "");
-      if (is_default) field("default because", clsort::default_device_reason());
+      if (is_default) {
+        field("default because", clsort::default_device_reason());
+        def_index = std::to_string(pi) + ":" + std::to_string(di);
+      }
       field("type", device_type_name(d.getInfo<CL_DEVICE_TYPE>()));
       field("vendor", d.getInfo<CL_DEVICE_VENDOR>());
       field("version", d.getInfo<CL_DEVICE_VERSION>() + ", driver " + d.getInfo<CL_DRIVER_VERSION>());
@@ -92,8 +95,8 @@ int run_devices(const DevicesArgs&) {
   if (!def())
     std::printf("\nNo default device: %s\n", def_error.c_str());
   else
-    std::printf("\nclsort uses device %s by default: %s.\n", def.getInfo<CL_DEVICE_NAME>().c_str(),
-                clsort::default_device_reason().c_str());
+    std::printf("\nclsort uses device %s (%s) by default: %s.\n", def_index.c_str(),
+                def.getInfo<CL_DEVICE_NAME>().c_str(), clsort::default_device_reason().c_str());
   return 0;
 }
 

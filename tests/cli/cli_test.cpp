@@ -637,6 +637,11 @@ TEST_CASE("cli bench options") {
   CHECK(r.out.find("radix.wg=64") != std::string::npos);
   CHECK(r.out.find("bitonic (OpenCL)") == std::string::npos);
   CHECK(r.out.find("FAILED\n") == std::string::npos);
+  // NaNs, infinities and zeros of both signs: the NaN region is verified as a multiset.
+  r = d.run("bench --sizes 300,3000 --types f32,f64 --specials --reps 1 --no-first-call");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("edge case") != std::string::npos);
+  CHECK(r.out.find("FAILED\n") == std::string::npos);
   r = d.run("bench --sizes 0");
   CHECK(r.code == 1);
   r = d.run("bench --algorithms quicksort");
