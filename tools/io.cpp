@@ -258,25 +258,45 @@ Output::Output(const std::string& path, std::string role) : path_(path), role_(s
   if (path_ == "-") {
     file_ = stdout;
     name_ = "stdout";
+    direct_ = true;
     return;
   }
   name_ = path_;
+  target_ = path_;
+  struct stat st {};
+  const bool exists = ::stat(path_.c_str(), &st) == 0;  // follows symlinks
+  if (exists && S_ISDIR(st.st_mode)) throw CliError(path_ + ": is a directory");
+  if (exists && !S_ISREG(st.st_mode)) {
+    // A device or FIFO (/dev/null, a named pipe) must be written, never replaced by a rename.
+    file_ = std::fopen(path_.c_str(), "wb");
+    if (!file_) throw CliError(path_ + ": cannot open for writing: " + errno_text());
+    direct_ = true;
+    return;
+  }
+  // Through a symlink, the file it points to is replaced and the link kept.
   std::error_code ec;
-  if (std::filesystem::is_directory(path_, ec)) throw CliError(path_ + ": is a directory");
-  const std::filesystem::path p(path_);
+  if (std::filesystem::is_symlink(path_, ec)) {
+    const std::filesystem::path resolved = std::filesystem::weakly_canonical(path_, ec);
+    if (!ec) target_ = resolved.string();
+  }
+  const std::filesystem::path p(target_);
+  const std::string dir = directory_of(target_);
   std::string pattern =
-      (std::filesystem::path(directory_of(path_)) / ("." + p.filename().string() + ".clsort-XXXXXX"))
-          .string();
+      (std::filesystem::path(dir) / ("." + p.filename().string() + ".clsort-XXXXXX")).string();
   const int fd = ::mkstemp(pattern.data());
   if (fd < 0)
-    throw CliError(path_ + ": cannot create the " + role_ + " file in '" + directory_of(path_) +
-                   "': " + errno_text());
+    throw CliError(path_ + ": cannot create the " + role_ + " file in '" + dir + "': " + errno_text());
   temp_ = pattern;
   slot_ = register_temp(temp_);
-  // mkstemp makes the file private; the result should get the permissions a plain create would give.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
+  // mkstemp makes the file private: give the result the permissions of the file it replaces, or those
+  // a plain create would give.
+  if (exists) {
+    ::fchmod(fd, st.st_mode & 07777);
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
+  }
   file_ = ::fdopen(fd, "wb");
   if (!file_) {
     ::close(fd);
@@ -287,7 +307,11 @@ Output::Output(const std::string& path, std::string role) : path_(path), role_(s
 }
 
 Output::~Output() {
-  if (committed_ || is_stdout()) return;
+  if (committed_) return;
+  if (direct_) {
+    if (file_ != stdout) std::fclose(file_);
+    return;
+  }
   if (file_) std::fclose(file_);
   ::unlink(temp_.c_str());
   unregister_temp(slot_);
@@ -302,16 +326,18 @@ void Output::write(const void* data, std::size_t bytes) {
 }
 
 void Output::commit() {
-  if (is_stdout()) {
-    if (std::fflush(stdout) != 0) fail_write();
+  if (direct_) {
+    const bool flushed = std::fflush(file_) == 0;
+    const bool closed = file_ == stdout || std::fclose(file_) == 0;
     committed_ = true;
+    if (!flushed || !closed) fail_write();
     return;
   }
   if (std::fflush(file_) != 0 || ::fsync(::fileno(file_)) != 0) fail_write();
   const int closed = std::fclose(file_);
   file_ = nullptr;
   if (closed != 0) fail_write();
-  if (std::rename(temp_.c_str(), path_.c_str()) != 0)
+  if (std::rename(temp_.c_str(), target_.c_str()) != 0)
     throw CliError(path_ + ": cannot replace with the sorted " + role_ + ": " + errno_text());
   unregister_temp(slot_);
   committed_ = true;

@@ -76,7 +76,8 @@ class ElementReader {
 
 /// An output file written to a temporary file in its directory and renamed onto `path` by commit(); if
 /// commit() never runs (error, exception, SIGINT/SIGTERM) the temporary file is removed and an existing
-/// file at `path` is left untouched. "-" writes to stdout directly.
+/// file at `path` is left untouched. "-" (stdout), devices and FIFOs are written directly; through a
+/// symlink the file it points to is replaced.
 class Output {
  public:
   Output(const std::string& path, std::string role);
@@ -93,7 +94,9 @@ class Output {
   [[noreturn]] void fail_write();
   std::FILE* file_ = nullptr;
   std::string path_, name_, temp_, role_;
-  int slot_ = -1;  // in the signal handler's list of files to remove
+  std::string target_;   // the file the rename replaces: path_, or where a symlink at path_ points
+  bool direct_ = false;  // stdout, a device or a FIFO: written in place, nothing to rename
+  int slot_ = -1;        // in the signal handler's list of files to remove
   bool committed_ = false;
 };
 
