@@ -105,7 +105,7 @@ class Sorting {
       }
       if (last) break;
     }
-    if (runs_.size() > 1) merge(total);
+    if (!runs_.empty()) merge(total);  // one run is left when limit_runs() merged them all
     progress_.done();
     keys_out_.commit();
     if (values_out_) values_out_->commit();

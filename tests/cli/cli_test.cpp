@@ -544,6 +544,7 @@ TEST_CASE("cli multi chunk") {
   write_file(d / "f.bin", bytes_of(keys));
   write_file(d / "i.bin", bytes_of(ikeys));
   write_file(d / "v.bin", bytes_of(values));
+  write_file(d / "i1280.bin", bytes_of(std::vector<std::int32_t>(ikeys.begin(), ikeys.begin() + 1280)));
   for (bool descending : {false, true}) {
     CAPTURE(descending);
     const std::string order = descending ? " -d" : "";
@@ -574,6 +575,12 @@ TEST_CASE("cli multi chunk") {
       return descending ? ikeys[a] > ikeys[b] : ikeys[a] < ikeys[b];
     });
     CHECK(sorted_values == want);
+
+    // Exactly as many runs as the merge fan-in (128), which are merged down to one before the end.
+    r = d.run("sort -t i32" + order + " - --chunk-keys 10", "|i1280.bin");
+    REQUIRE(r.code == 0);
+    CHECK(r.out ==
+          bytes_of(expected(std::vector<std::int32_t>(ikeys.begin(), ikeys.begin() + 1280), descending)));
 
     // Text through several chunks.
     write_file(d / "i.txt", to_text(ikeys));
