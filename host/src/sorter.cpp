@@ -89,6 +89,7 @@ Sorter::Impl::Impl(cl::Context c, cl::Device d, cl::CommandQueue q)
   cl_command_queue_properties props = 0;
   CLSORT_CHECK(queue.getInfo(CL_QUEUE_PROPERTIES, &props));
   profiling = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
+  in_order = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
   max_alloc = info<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   tuning = detail::tuning_for(device);
   if (const char* env = std::getenv("CLSORT_TUNING"); env && *env) tuning.apply(env, "CLSORT_TUNING");
@@ -318,18 +319,29 @@ void Run::launch(cl::Kernel& k, std::size_t global, std::size_t local, const cha
   cl::Event ev;
   CLSORT_CHECK(s.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(round_up(global, local)),
                                             cl::NDRange(local), &deps, &ev));
-  deps.assign(1, ev);
+  after(ev);
   if (s.profiling) s.profile.emplace_back(label, ev);
 }
 
 void Run::copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label) {
   cl::Event ev;
   CLSORT_CHECK(s.queue.enqueueCopyBuffer(src, dst, 0, 0, bytes, &deps, &ev));
-  deps.assign(1, ev);
+  after(ev);
   if (s.profiling) s.profile.emplace_back(label, ev);
 }
 
+// An in-order queue already orders our commands, and explicit wait lists cost time per launch on some
+// drivers, so only the first command carries the caller's wait list there.
+void Run::after(const cl::Event& ev) {
+  last = ev;
+  if (s.in_order)
+    deps.clear();
+  else
+    deps.assign(1, ev);
+}
+
 cl::Event Run::finish() {
+  if (last() && deps.empty()) return last;
   if (deps.size() == 1) return deps[0];
   cl::Event ev;
   CLSORT_CHECK(s.queue.enqueueMarkerWithWaitList(&deps, &ev));

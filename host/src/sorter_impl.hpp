@@ -20,6 +20,7 @@ struct Sorter::Impl {
   cl::Device device;
   cl::CommandQueue queue;
   bool profiling = false;
+  bool in_order = true;
   detail::Tuning tuning;  // the table's row plus overrides, before fitting to a key/value width
   std::size_t max_alloc = 0;
 
@@ -58,6 +59,7 @@ struct Run {
   unsigned value_bytes;      // 0 for keys only
   std::uint32_t n;
   std::vector<cl::Event> deps;  // what the next command waits for
+  cl::Event last;               // the last command enqueued
 
   Tuning tuning() const;  // fitted to this run's key and value widths
   /// The kernel `name` from the program of `file` (after common.cl) built with `defines` plus the
@@ -68,7 +70,8 @@ struct Run {
 
   void launch(cl::Kernel& k, std::size_t global, std::size_t local, const char* label);
   void copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label);
-  cl::Event finish();  // the event the caller gets: completion of everything enqueued
+  cl::Event finish();               // the event the caller gets: completion of everything enqueued
+  void after(const cl::Event& ev);  // ev was enqueued: what the next command must wait for
 };
 
 template <class... A>
