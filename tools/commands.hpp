@@ -22,7 +22,8 @@ struct SortArgs {
   std::string input;
   std::string output = "-";
   std::string values, values_type, values_out;
-  std::size_t chunk_keys = 0;  // testing: 0 sizes chunks from the device's memory
+  std::size_t chunk_keys = 0;         // testing: 0 sizes chunks from the device's memory
+  std::size_t device_limit_keys = 0;  // testing: larger passes fail as if the device ran out of memory
   bool verbose = false;
 };
 CLI::App* add_sort_command(CLI::App& app, SortArgs& args);

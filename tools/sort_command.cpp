@@ -16,10 +16,23 @@
 namespace clsort_cli {
 namespace {
 
+bool is_out_of_memory(cl_int status) {
+  return status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_RESOURCES ||
+         status == CL_OUT_OF_HOST_MEMORY || status == CL_INVALID_BUFFER_SIZE;
+}
+
+/// The device could not hold a pass: the sort retries it in halves.
+class DeviceOutOfMemory : public CliError {
+ public:
+  using CliError::CliError;
+};
+
 void check(cl_int status, const char* what) {
-  if (status != CL_SUCCESS)
-    throw CliError(std::string(what) + " failed with " + clsort::status_name(status) + " (" +
-                   std::to_string(status) + ")");
+  if (status == CL_SUCCESS) return;
+  const std::string message =
+      std::string(what) + " failed with " + clsort::status_name(status) + " (" + std::to_string(status) + ")";
+  if (is_out_of_memory(status)) throw DeviceOutOfMemory(message);
+  throw CliError(message);
 }
 
 /// How many keys one device pass sorts. Sorter::sort_buffer keeps scratch copies of the keys and values
@@ -80,6 +93,7 @@ class Sorting {
       }
       progress_.set_total(std::uint64_t(bytes) * (expected_chunks > 1 ? 6 : 5));
     }
+    cap_ = cap;
     std::size_t total = 0;
     for (std::size_t chunk = 0;; ++chunk) {
       label_ = expected_chunks > 1
@@ -87,22 +101,16 @@ class Sorting {
                : chunk > 0 ? "chunk " + std::to_string(chunk + 1)
                            : std::string();
       const std::uint64_t before = keys_file_.consumed();
-      const std::size_t n = read_chunk(cap, total);
+      const std::size_t want = cap_;
+      const std::size_t n = read_chunk(want, total);
       total += n;
-      const bool last = n < cap || keys_in_.at_end();
+      const bool last = n < want || keys_in_.at_end();
       if (last) check_values_end(total);
       if (n == 0) break;
-      const std::uint64_t units = keys_file_.consumed() - before;
-      sort_on_device(n, units);
-      ++passes_;
-      if (chunk == 0 && last) {
-        stage("write");
-        write_output(keys_.data(), values_.data(), n);
-        progress_.add(units);
-      } else {
-        if (chunk == 0 && bytes >= 0 && expected_chunks <= 1) progress_.set_total(std::uint64_t(bytes) * 6);
-        spill(n, units);
-      }
+      const bool only = chunk == 0 && last;
+      if (!only && chunk == 0 && bytes >= 0 && expected_chunks <= 1)
+        progress_.set_total(std::uint64_t(bytes) * 6);
+      sort_range(0, n, keys_file_.consumed() - before, only);
       if (last) break;
     }
     if (!runs_.empty()) merge(total);  // one run is left when limit_runs() merged them all
@@ -114,13 +122,13 @@ class Sorting {
       const std::string algorithm =
           job_.options.algorithm == clsort::Algorithm::automatic
               ? std::string("automatic: ") +
-                    clsort::to_string(sorter_.choose(job_.type, std::min(cap, total), job_.with_values))
+                    clsort::to_string(sorter_.choose(job_.type, std::min(cap_, total), job_.with_values))
               : clsort::to_string(job_.options.algorithm);
       std::fprintf(
           stderr,
           "clsort: sorted %zu %s keys%s on %s in %zu device pass%s of up to %zu keys%s (%s), %.3f s\n", total,
           clsort::to_string(job_.type), job_.with_values ? " with values" : "",
-          job_.device.getInfo<CL_DEVICE_NAME>().c_str(), passes_, passes_ == 1 ? "" : "es", cap,
+          job_.device.getInfo<CL_DEVICE_NAME>().c_str(), passes_, passes_ == 1 ? "" : "es", cap_,
           passes_ > 1 ? ", merged on the host" : "", algorithm.c_str(), s);
     }
   }
@@ -173,9 +181,47 @@ class Sorting {
                      std::to_string(total) + "); they must have the same count");
   }
 
-  void sort_on_device(std::size_t n, std::uint64_t units) {
+  /// Sorts keys_[off, off + n) on the device, then writes it out (`only`: the whole input) or spills it as
+  /// a run. When the device runs out of memory, the range is sorted in passes of half its size, as are
+  /// later chunks: the memory estimate can be too optimistic, e.g. on a GPU shared with others.
+  void sort_range(std::size_t off, std::size_t n, std::uint64_t units, bool only) {
+    try {
+      sort_on_device(off, n, units);
+    } catch (const DeviceOutOfMemory& e) {
+      if (n < 2) throw;
+      // A fresh Sorter drops the scratch buffers of the failed attempt along with ours.
+      sorter_ = clsort::Sorter(job_.device);
+      kbuf_ = vbuf_ = cl::Buffer();
+      buffer_keys_ = 0;
+      cap_ = std::min(cap_, n / 2);
+      if (job_.args.verbose)
+        std::fprintf(stderr, "clsort: %s; retrying in passes of %zu keys\n", e.what(), cap_);
+      // Pieces of the current pass size, which a nested failure may shrink further.
+      for (std::size_t p = off, end = off + n; p < end;) {
+        const std::size_t m = std::min(cap_, end - p);
+        sort_range(p, m, std::uint64_t(double(units) * double(m) / double(n)), false);
+        p += m;
+      }
+      return;
+    }
+    ++passes_;
+    if (only) {
+      stage("write");
+      write_output(keys_.data() + off, values_.data() + off * vb_, n);
+      progress_.add(units);
+    } else {
+      spill(off, n, units);
+    }
+  }
+
+  void sort_on_device(std::size_t off, std::size_t n, std::uint64_t units) {
+    if (job_.args.device_limit_keys && n > job_.args.device_limit_keys)
+      throw DeviceOutOfMemory("a pass of " + std::to_string(n) + " keys exceeds --device-limit-keys");
     const cl::CommandQueue& q = sorter_.queue();
-    if (!kbuf_()) {  // sized by the first chunk, the largest
+    K* keys = keys_.data() + off;
+    unsigned char* values = values_.data() + off * vb_;
+    if (n > buffer_keys_) {  // sized by the first chunk, the largest
+      kbuf_ = vbuf_ = cl::Buffer();
       cl_int status = CL_SUCCESS;
       kbuf_ = cl::Buffer(sorter_.context(), CL_MEM_READ_WRITE, n * sizeof(K), nullptr, &status);
       check(status, "allocating the key buffer on the device");
@@ -183,18 +229,25 @@ class Sorting {
         vbuf_ = cl::Buffer(sorter_.context(), CL_MEM_READ_WRITE, n * vb_, nullptr, &status);
         check(status, "allocating the value buffer on the device");
       }
+      buffer_keys_ = n;
     }
     stage("upload");
-    check(q.enqueueWriteBuffer(kbuf_, CL_TRUE, 0, n * sizeof(K), keys_.data()), "uploading keys");
-    if (vb_) check(q.enqueueWriteBuffer(vbuf_, CL_TRUE, 0, n * vb_, values_.data()), "uploading values");
+    check(q.enqueueWriteBuffer(kbuf_, CL_TRUE, 0, n * sizeof(K), keys), "uploading keys");
+    if (vb_) check(q.enqueueWriteBuffer(vbuf_, CL_TRUE, 0, n * vb_, values), "uploading values");
     progress_.add(units);
     stage("sort");
-    cl::Event done = sorter_.sort_buffer(job_.type, kbuf_, vb_ ? &vbuf_ : nullptr, vb_, n, job_.options, {});
-    check(done.wait(), "sorting");
+    try {
+      cl::Event done =
+          sorter_.sort_buffer(job_.type, kbuf_, vb_ ? &vbuf_ : nullptr, vb_, n, job_.options, {});
+      check(done.wait(), "sorting");
+    } catch (const clsort::Error& e) {
+      if (is_out_of_memory(e.status())) throw DeviceOutOfMemory(e.what());
+      throw;
+    }
     progress_.add(units);
     stage("download");
-    check(q.enqueueReadBuffer(kbuf_, CL_TRUE, 0, n * sizeof(K), keys_.data()), "downloading keys");
-    if (vb_) check(q.enqueueReadBuffer(vbuf_, CL_TRUE, 0, n * vb_, values_.data()), "downloading values");
+    check(q.enqueueReadBuffer(kbuf_, CL_TRUE, 0, n * sizeof(K), keys), "downloading keys");
+    if (vb_) check(q.enqueueReadBuffer(vbuf_, CL_TRUE, 0, n * vb_, values), "downloading values");
     progress_.add(units);
   }
 
@@ -208,14 +261,14 @@ class Sorting {
     if (values_writer_) values_writer_->write(values, n);
   }
 
-  void spill(std::size_t n, std::uint64_t units) {
+  void spill(std::size_t off, std::size_t n, std::uint64_t units) {
     stage("spill");
     const std::string dir = directory_of(job_.args.output);
     Run r(SpillFile{dir});
-    r.keys.write(keys_.data(), n * sizeof(K));
+    r.keys.write(keys_.data() + off, n * sizeof(K));
     if (vb_) {
       r.values.emplace(dir);
-      r.values->write(values_.data(), n * vb_);
+      r.values->write(values_.data() + off * vb_, n * vb_);
     }
     r.left = n;
     runs_.push_back(std::move(r));
@@ -319,6 +372,8 @@ class Sorting {
   cl::Buffer kbuf_, vbuf_;
   std::vector<Run> runs_;
   std::size_t passes_ = 0;
+  std::size_t cap_ = 0;          // keys per chunk read and per device pass
+  std::size_t buffer_keys_ = 0;  // what kbuf_ (and vbuf_) hold
   std::unique_ptr<ElementWriter> keys_writer_, values_writer_;
 };
 
@@ -356,6 +411,10 @@ CLI::App* add_sort_command(CLI::App& app, SortArgs& a) {
   cmd->add_flag("--verbose,-v", a.verbose, "Report the device, passes and time on stderr");
   // For tests: force chunked sorting and the host merge on small inputs.
   cmd->add_option("--chunk-keys", a.chunk_keys, "Keys per device pass")
+      ->check(CLI::PositiveNumber)
+      ->group("");
+  // For tests: passes above this many keys fail as if the device ran out of memory.
+  cmd->add_option("--device-limit-keys", a.device_limit_keys, "Simulated device limit")
       ->check(CLI::PositiveNumber)
       ->group("");
   return cmd;

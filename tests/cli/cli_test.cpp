@@ -576,6 +576,15 @@ TEST_CASE("cli multi chunk") {
     });
     CHECK(sorted_values == want);
 
+    // A device that runs out of memory: passes are halved until they fit.
+    r = d.run(
+        "sort -t i32" + order +
+        " i.bin -o k3.out --values v.bin --values-type u32 --values-out v3.out --device-limit-keys 3000 -v");
+    REQUIRE(r.code == 0);
+    CHECK(r.err.find("retrying in passes of") != std::string::npos);
+    CHECK(read_file(d / "k3.out") == read_file(d / "k1.out"));
+    CHECK(read_file(d / "v3.out") == read_file(d / "v1.out"));
+
     // Exactly as many runs as the merge fan-in (128), which are merged down to one before the end.
     r = d.run("sort -t i32" + order + " - --chunk-keys 10", "|i1280.bin");
     REQUIRE(r.code == 0);
