@@ -475,8 +475,9 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
   CLI::App* cmd = app.add_subcommand(
       "bench", "Time each algorithm on the device against its serial version and std::sort, verified");
   cmd->footer(
-      "Defaults: n = 2^10..2^22 by x4, u32 keys, 5 repetitions after a warm-up; selection sort (O(n^2)) up\n"
-      "to 2^14 keys on the device and 2^13 serially, serial bitonic up to 2^20 (--no-caps lifts this).\n"
+      "Defaults: n = 2^10..2^22 by x4, u32 keys, 5 repetitions after a warm-up (3 for rows past 2 s);\n"
+      "selection sort (O(n^2)) up to 2^14 keys on the device and 2^13 serially, serial bitonic up to 2^20,\n"
+      "and a row is left out from the n where it is predicted to take over 12 s. --no-caps lifts these.\n"
       "Sizes accept 2^k and 1e6 notation and ranges A..B (doubling) or A..B:x4 (factor 4).\n"
       "\nExamples:\n"
       "  clsort bench\n"
@@ -499,7 +500,7 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
   cmd->add_flag("--sweep-wg", a.sweep_wg, "Also time each algorithm over work-group sizes");
   cmd->add_option("--wg", a.wg_sizes, "Work-group sizes for --sweep-wg (default: 16..1024 by x2)")
       ->delimiter(',');
-  cmd->add_flag("--no-caps", a.no_caps, "Time selection and serial sorts at every n (slow)");
+  cmd->add_flag("--no-caps", a.no_caps, "Time every row at every n: no size caps, no row time budget (slow)");
   cmd->add_flag("--no-serial", a.no_serial, "Leave out the serial versions of the algorithms");
   cmd->add_flag("--no-first-call", a.no_first_call, "Leave out the first-call (program build) table");
   cmd->add_flag(
@@ -634,10 +635,10 @@ int run_bench(const BenchArgs& a) {
           const int calls = 1 + policy.min_reps * (c.run_host ? 2 : 1);  // warm-up, timed, host-to-host
           if (per_call * calls > row_budget_ms) {
             stopped[c.label] = true;
-            report.notes.push_back(c.label + " (" + clsort::to_string(t) + "): not timed from n = " +
+            report.notes.push_back(c.label + ", " + clsort::to_string(t) + ": not timed from n = " +
                                    format_n(n) + " up: about " + format_sig(per_call / 1000) +
                                    " s per sort predicted, over the row budget of " +
-                                   format_sig(report.row_budget_s) + " s (--no-caps times it)");
+                                   format_fixed(report.row_budget_s, 0) + " s (--no-caps times it)");
             continue;
           }
         }

@@ -115,7 +115,7 @@ void print_header(const Report& r) {
     std::printf(
         "timing   median of %d repetitions after one untimed warm-up (%d for rows whose repetitions pass\n"
         "         %s s); every output verified\n",
-        r.reps, r.min_reps, format_sig(r.rep_budget_s).c_str());
+        r.reps, r.min_reps, format_fixed(r.rep_budget_s, 0).c_str());
   else
     std::printf("timing   median of %d repetition%s after one untimed warm-up; every output verified\n",
                 r.reps, r.reps == 1 ? "" : "s");
