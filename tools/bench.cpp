@@ -643,7 +643,16 @@ int run_bench(const BenchArgs& a) {
           }
         }
         status.show(c.label + ", " + clsort::to_string(t) + ", n = " + format_n(n));
-        group.push_back(measure(c, t, n, data.data(), ref.data(), policy, a.profile && c.kind == "device"));
+        try {
+          group.push_back(measure(c, t, n, data.data(), ref.data(), policy, a.profile && c.kind == "device"));
+        } catch (const std::exception& e) {
+          // A third-party row (Boost) that fails is reported and dropped; clsort's own failures are fatal.
+          if (!c.algorithm.empty() || c.label == "std::sort") throw;
+          stopped[c.label] = true;
+          report.notes.push_back(c.label + ", " + clsort::to_string(t) + ": failed at n = " + format_n(n) +
+                                 ": " + e.what());
+          continue;
+        }
         last[c.label] = {n, group.back().median_ms};
       }
       add_speedups(group);
