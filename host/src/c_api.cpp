@@ -47,17 +47,22 @@ clsort_status invalid(const std::string& argument, const std::string& why, cl_in
 
 // clsort::Error carries an OpenCL status and what failed; the C status is the class of failure.
 clsort_status classify(const clsort::Error& e) noexcept {
+  switch (e.kind()) {
+    case clsort::Error::Kind::invalid_argument:
+      return CLSORT_ERROR_INVALID_ARGUMENT;
+    case clsort::Error::Kind::build_failure:
+      return CLSORT_ERROR_BUILD_FAILURE;
+    case clsort::Error::Kind::device_not_found:
+      return CLSORT_ERROR_DEVICE_NOT_FOUND;
+    case clsort::Error::Kind::out_of_memory:
+      return CLSORT_ERROR_OUT_OF_MEMORY;
+    case clsort::Error::Kind::opencl:
+      break;
+  }
   const cl_int s = e.status();
-  const std::string& where = e.where();
-  if (!e.build_log().empty() || where == "clBuildProgram" || where == "CLSORT_KERNEL_DIR")
-    return CLSORT_ERROR_BUILD_FAILURE;
   if (s == CL_DEVICE_NOT_FOUND || s == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */)
     return CLSORT_ERROR_DEVICE_NOT_FOUND;
   if (s == CL_MEM_OBJECT_ALLOCATION_FAILURE || s == CL_OUT_OF_HOST_MEMORY) return CLSORT_ERROR_OUT_OF_MEMORY;
-  // A scratch buffer beyond the device's largest allocation: the device is too small for this n.
-  if (s == CL_INVALID_BUFFER_SIZE && where == "n") return CLSORT_ERROR_OUT_OF_MEMORY;
-  // Argument errors all come from one function (detail::throw_argument_error), which words them so.
-  if (std::strncmp(e.what(), "clsort: invalid argument", 24) == 0) return CLSORT_ERROR_INVALID_ARGUMENT;
   return CLSORT_ERROR_OPENCL;
 }
 

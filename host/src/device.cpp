@@ -37,7 +37,7 @@ cl::Device first_of_type(cl_device_type type) {
 }
 
 [[noreturn]] void no_device(const std::string& why) {
-  throw Error(CL_DEVICE_NOT_FOUND, "CLSORT_DEVICE", "clsort: " + why);
+  throw Error(CL_DEVICE_NOT_FOUND, "CLSORT_DEVICE", "clsort: " + why, {}, Error::Kind::device_not_found);
 }
 
 }  // namespace

@@ -5,9 +5,10 @@
 
 namespace clsort {
 
-Error::Error(cl_int status, std::string where, const std::string& message, std::string build_log)
+Error::Error(cl_int status, std::string where, const std::string& message, std::string build_log, Kind kind)
     : std::runtime_error(message),
       status_(status),
+      kind_(kind),
       where_(std::move(where)),
       build_log_(std::move(build_log)) {}
 
@@ -139,7 +140,8 @@ void throw_cl_error(cl_int status, const char* call) {
 }
 
 void throw_argument_error(const std::string& argument, const std::string& message) {
-  throw Error(CL_INVALID_VALUE, argument, "clsort: invalid argument '" + argument + "': " + message);
+  throw Error(CL_INVALID_VALUE, argument, "clsort: invalid argument '" + argument + "': " + message, {},
+              Error::Kind::invalid_argument);
 }
 
 }  // namespace detail

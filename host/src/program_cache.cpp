@@ -79,7 +79,7 @@ cl::Program build(const cl::Context& context, const cl::Device& device, const st
     throw Error(status, "clBuildProgram",
                 std::string("clsort: kernel build failed with ") + status_name(status) +
                     " (options: " + options + ")\n" + log,
-                log);
+                log, Error::Kind::build_failure);
   }
   store_binary(program, key);
   return program;

@@ -205,7 +205,8 @@ cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Bu
                                           " sort accepts (" + std::to_string(max_n(algorithm)) + ")");
 
   detail::Run run{s,    type,   unsigned(kb),          kind_of(type),    options.order == Order::descending,
-                  keys, values, unsigned(value_bytes), std::uint32_t(n), wait};
+                  keys, values, unsigned(value_bytes), std::uint32_t(n), wait,
+                  {}};
   s.profile.clear();
   if (s.last()) run.deps.push_back(s.last);
   if (n > 1) {
@@ -234,7 +235,7 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
   if (values == nullptr) value_bytes = 0;
   Impl& s = *impl_;
   const std::size_t kb = key_size(type);
-  detail::Run staging{s, type, unsigned(kb), 0, false, {}, nullptr, unsigned(value_bytes), 0, {}};
+  detail::Run staging{s, type, unsigned(kb), 0, false, {}, nullptr, unsigned(value_bytes), 0, {}, {}};
   if (n > max_n(options.algorithm))
     detail::throw_argument_error("n", std::to_string(n) + " exceeds the largest n " +
                                           to_string(options.algorithm) + " sort accepts (" +
@@ -305,7 +306,8 @@ cl::Buffer Run::scratch(ScratchSlot slot, std::size_t bytes) {
     throw Error(CL_INVALID_BUFFER_SIZE, "n",
                 "clsort: the sort needs a " + std::to_string(bytes) +
                     "-byte scratch buffer, more than the device's " + "largest allocation (" +
-                    std::to_string(s.max_alloc) + " bytes)");
+                    std::to_string(s.max_alloc) + " bytes)",
+                {}, Error::Kind::out_of_memory);
   // Grow with headroom so that slowly growing n does not reallocate every call.
   const std::size_t size = std::min<std::size_t>(s.max_alloc, bytes + bytes / 4);
   cl_int status = CL_SUCCESS;

@@ -53,17 +53,28 @@ enum class KeyType { u32, i32, f32, u64, i64, f64 };
 /// argument, `build_log()` holds the compiler's log when a kernel build failed.
 class Error : public std::runtime_error {
  public:
+  /// What kind of failure, for callers (and the C API) that branch on it.
+  enum class Kind {
+    opencl,            ///< an OpenCL call failed; status() says how
+    invalid_argument,  ///< an argument clsort refused before doing anything; where() names it
+    build_failure,     ///< a kernel program failed to build or its source could not be read
+    device_not_found,  ///< no OpenCL device matches the selection
+    out_of_memory      ///< the sort needs more device memory than one allocation may hold
+  };
   /// `message` is what what() returns; it already names the status and `where`.
-  Error(cl_int status, std::string where, const std::string& message, std::string build_log = {});
+  Error(cl_int status, std::string where, const std::string& message, std::string build_log = {},
+        Kind kind = Kind::opencl);
   /// The OpenCL status of the failure.
   cl_int status() const noexcept { return status_; }
   /// The failing OpenCL call ("clBuildProgram", ...) or the argument at fault ("n", "values", ...).
   const std::string& where() const noexcept { return where_; }
   /// The compiler's log when a kernel failed to build; empty otherwise.
   const std::string& build_log() const noexcept { return build_log_; }
+  Kind kind() const noexcept { return kind_; }
 
  private:
   cl_int status_;
+  Kind kind_;
   std::string where_;
   std::string build_log_;
 };
