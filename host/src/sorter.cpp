@@ -140,9 +140,15 @@ DevicePlan Sorter::plan() const {
   p.tuning_row = t.row;
   p.tuning = t.describe();
   p.measured = t.measured;
-  const std::size_t small = std::min<std::size_t>(t.small_n, t.bitonic_tile);
-  p.automatic = "n <= " + std::to_string(small) + ": bitonic (one work-group); n > " + std::to_string(small) +
-                ": radix";
+  // The same thresholds choose() applies, per key and value width (local memory fits fewer wide keys).
+  auto small = [&](unsigned key_bytes, unsigned value_bytes) {
+    const detail::Tuning f = detail::fit_to_device(t, impl_->device, key_bytes, value_bytes);
+    return std::to_string(std::min<std::size_t>(f.small_n, f.bitonic_tile));
+  };
+  const std::string s32 = small(4, 0), s64 = small(8, 0), s64v = small(8, 8);
+  p.automatic = "n <= " + s32 + ": bitonic (one work-group); above: radix";
+  if (s64 != s32 || s64v != s32)
+    p.automatic += " (64-bit keys: " + s64 + ", 64-bit keys with 8-byte values: " + s64v + ")";
   return p;
 }
 
