@@ -186,6 +186,13 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
         lv[p] = vsrc[blk + p];
 #endif
       }
+#if VALUE_BYTES != 0
+      // Padding slots move through the local sort like the rest (never stored): give them a defined
+      // value, else every partial block reads indeterminate local memory (Oclgrind --uninitialized).
+      else {
+        lv[p] = 0;
+      }
+#endif
       lk[p] = key;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
