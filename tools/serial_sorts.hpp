@@ -27,6 +27,29 @@ void radix_sort(K* keys, std::size_t n, bool descending = false) {
   for (std::size_t i = 0; i < n; ++i) keys[i] = clsort::decode_key<K>(a[i], descending);
 }
 
+/// radix_sort moving each value with its key; stability keeps equal keys' values in input order.
+template <class K, class V>
+void radix_sort_by_key(K* keys, V* values, std::size_t n, bool descending = false) {
+  using U = clsort::key_bits_t<K>;
+  std::vector<U> a(n), b(n);
+  std::vector<V> va(values, values + n), vb(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
+  for (unsigned shift = 0; shift < sizeof(U) * 8; shift += 8) {
+    std::size_t count[257] = {};
+    for (std::size_t i = 0; i < n; ++i) ++count[((a[i] >> shift) & 0xFF) + 1];
+    for (int d = 0; d < 256; ++d) count[d + 1] += count[d];
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t to = count[(a[i] >> shift) & 0xFF]++;
+      b[to] = a[i];
+      vb[to] = va[i];
+    }
+    a.swap(b);
+    va.swap(vb);
+  }
+  for (std::size_t i = 0; i < n; ++i) keys[i] = clsort::decode_key<K>(a[i], descending);
+  std::copy(va.begin(), va.end(), values);
+}
+
 /// Bitonic sorting network over the next power of two, padded with the largest code. Pads equal to real
 /// keys are indistinguishable after decoding, so the first n codes are exactly the sorted keys.
 template <class K>
@@ -47,6 +70,37 @@ void bitonic_sort(K* keys, std::size_t n, bool descending = false) {
   for (std::size_t i = 0; i < n; ++i) keys[i] = clsort::decode_key<K>(a[i], descending);
 }
 
+/// bitonic_sort made stable the way clsort's kernels make it: each code carries its input position, which
+/// breaks ties, and the values are gathered by position at the end. Pads carry positions past every
+/// real one, so they still end up last.
+template <class K, class V>
+void bitonic_sort_by_key(K* keys, V* values, std::size_t n, bool descending = false) {
+  using U = clsort::key_bits_t<K>;
+  std::size_t m = 1;
+  while (m < n) m <<= 1;
+  std::vector<U> a(m, U(~U(0)));
+  std::vector<std::uint32_t> index(m);
+  for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
+  for (std::size_t i = 0; i < m; ++i) index[i] = std::uint32_t(i);
+  for (std::size_t size = 2; size <= m; size <<= 1)
+    for (std::size_t stride = size / 2; stride > 0; stride >>= 1)
+      for (std::size_t i = 0; i < m; ++i) {
+        const std::size_t j = i ^ stride;
+        if (j <= i) continue;
+        const bool up = (i & size) == 0;
+        const bool greater = a[i] > a[j] || (a[i] == a[j] && index[i] > index[j]);
+        if (greater == up) {
+          std::swap(a[i], a[j]);
+          std::swap(index[i], index[j]);
+        }
+      }
+  const std::vector<V> v(values, values + n);
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = clsort::decode_key<K>(a[i], descending);
+    values[i] = v[index[i]];
+  }
+}
+
 /// Selection (rank) sort, O(n^2): each key's final position is the number of keys before it in order,
 /// ties broken by input position (stable), as kernels/selection.cl computes it.
 template <class K>
@@ -62,6 +116,25 @@ void selection_sort(K* keys, std::size_t n, bool descending = false) {
     out[rank] = keys[i];
   }
   std::copy(out.begin(), out.end(), keys);
+}
+
+/// selection_sort moving each value to its key's rank.
+template <class K, class V>
+void selection_sort_by_key(K* keys, V* values, std::size_t n, bool descending = false) {
+  using U = clsort::key_bits_t<K>;
+  std::vector<U> a(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
+  std::vector<K> out(n);
+  std::vector<V> out_values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t rank = 0;
+    for (std::size_t j = 0; j < i; ++j) rank += a[j] <= a[i];
+    for (std::size_t j = i + 1; j < n; ++j) rank += a[j] < a[i];
+    out[rank] = keys[i];
+    out_values[rank] = values[i];
+  }
+  std::copy(out.begin(), out.end(), keys);
+  std::copy(out_values.begin(), out_values.end(), values);
 }
 
 }  // namespace clsort_cli::serial
