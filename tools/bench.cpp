@@ -30,17 +30,37 @@ namespace {
 using bench::Contender;
 using bench::Row;
 using bench::Stage;
+using bench::Workload;
 using clsort::KeyType;
 using Clock = std::chrono::steady_clock;
 
 // ---- The algorithm table: a new clsort algorithm is one entry here plus its serial version in
-// serial_sorts.hpp.
+// serial_sorts.hpp (and its key-value version, without which --values has no serial row for it).
 
 using SerialFn = void (*)(KeyType, void*, std::size_t);
 #define CLSORT_SERIAL(fn)                                                                              \
   [](KeyType t, void* data, std::size_t n) {                                                           \
     visit_key_type(                                                                                    \
         t, [&](auto tag) { serial::fn(static_cast<typename decltype(tag)::type*>(data), n, false); }); \
+  }
+
+/// Calls f(Tag<V>{}) with V the value type of `value_bytes` (4 or 8).
+template <class F>
+decltype(auto) visit_value_type(std::size_t value_bytes, F&& f) {
+  if (value_bytes == 4) return f(Tag<std::uint32_t>{});
+  return f(Tag<std::uint64_t>{});
+}
+
+// The key-value version of a serial sort (--values): keys and values of `value_bytes` each.
+using SerialByKeyFn = void (*)(KeyType, void*, void*, std::size_t, std::size_t);
+#define CLSORT_SERIAL_BY_KEY(fn)                                                    \
+  [](KeyType t, void* keys, void* values, std::size_t value_bytes, std::size_t n) { \
+    visit_key_type(t, [&](auto k) {                                                 \
+      visit_value_type(value_bytes, [&](auto v) {                                   \
+        serial::fn(static_cast<typename decltype(k)::type*>(keys),                  \
+                   static_cast<typename decltype(v)::type*>(values), n, false);     \
+      });                                                                           \
+    });                                                                             \
   }
 
 struct AlgorithmEntry {
@@ -50,15 +70,18 @@ struct AlgorithmEntry {
   std::size_t serial_cap;  // the same for its serial version (0: no cap)
   double growth;           // time ~ n^growth, to predict whether the next n fits the row budget
   SerialFn serial;
+  SerialByKeyFn serial_by_key = nullptr;  // null: no serial row with --values
 };
 
 const AlgorithmEntry k_algorithms[] = {
-    {"radix", clsort::Algorithm::radix, 0, 0, 1.15, CLSORT_SERIAL(radix_sort)},
+    {"radix", clsort::Algorithm::radix, 0, 0, 1.15, CLSORT_SERIAL(radix_sort),
+     CLSORT_SERIAL_BY_KEY(radix_sort_by_key)},
     // n log^2 n compare-exchanges: 2^20 keys take about half a second serially.
-    {"bitonic", clsort::Algorithm::bitonic, 0, std::size_t(1) << 20, 1.15, CLSORT_SERIAL(bitonic_sort)},
+    {"bitonic", clsort::Algorithm::bitonic, 0, std::size_t(1) << 20, 1.15, CLSORT_SERIAL(bitonic_sort),
+     CLSORT_SERIAL_BY_KEY(bitonic_sort_by_key)},
     // n^2: 2^14 keys are 2^28 comparisons on the device; serially 2^13 keys already take ~0.1 s.
     {"selection", clsort::Algorithm::selection, std::size_t(1) << 14, std::size_t(1) << 13, 2.0,
-     CLSORT_SERIAL(selection_sort)},
+     CLSORT_SERIAL(selection_sort), CLSORT_SERIAL_BY_KEY(selection_sort_by_key)},
 };
 
 const AlgorithmEntry* find_algorithm(const std::string& name) {
@@ -141,39 +164,113 @@ std::vector<unsigned char> random_keys(KeyType t, std::size_t n, unsigned seed, 
   return out;
 }
 
-std::vector<unsigned char> reference_sort(KeyType t, const unsigned char* keys, std::size_t n) {
-  std::vector<unsigned char> ref(keys, keys + n * clsort::key_size(t));
-  visit_key_type(t, [&](auto tag) {
-    using K = typename decltype(tag)::type;
-    K* p = reinterpret_cast<K*>(ref.data());
-    std::sort(p, p + n, [](K a, K b) { return clsort::key_less(a, b); });
+/// Each key's input index as a value of `value_bytes`, so that verification knows where every value came
+/// from: pairing and stability are checked exactly.
+std::vector<unsigned char> index_values(std::size_t n, std::size_t value_bytes) {
+  std::vector<unsigned char> out(n * value_bytes);
+  visit_value_type(value_bytes, [&](auto tag) {
+    using V = typename decltype(tag)::type;
+    for (std::size_t i = 0; i < n; ++i) {
+      const V v = V(i);
+      std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
+    }
+  });
+  return out;
+}
+
+/// A key next to its value, the layout std::stable_sort needs to move both.
+template <class K, class V>
+struct Pair {
+  K key;
+  V value;
+};
+
+template <class K, class V>
+std::vector<Pair<K, V>> zip(const unsigned char* keys, const unsigned char* values, std::size_t n) {
+  std::vector<Pair<K, V>> p(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::memcpy(&p[i].key, keys + i * sizeof(K), sizeof(K));
+    std::memcpy(&p[i].value, values + i * sizeof(V), sizeof(V));
+  }
+  return p;
+}
+
+template <class K, class V>
+void unzip(const std::vector<Pair<K, V>>& p, void* keys, void* values) {
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    std::memcpy(static_cast<unsigned char*>(keys) + i * sizeof(K), &p[i].key, sizeof(K));
+    std::memcpy(static_cast<unsigned char*>(values) + i * sizeof(V), &p[i].value, sizeof(V));
+  }
+}
+
+template <class K, class V>
+void stable_sort_pairs(std::vector<Pair<K, V>>& p) {
+  std::stable_sort(p.begin(), p.end(),
+                   [](const Pair<K, V>& a, const Pair<K, V>& b) { return clsort::key_less(a.key, b.key); });
+}
+
+/// What every timed output must equal: the keys sorted by std::sort or, with values, the pairs sorted by
+/// std::stable_sort (clsort's sort_by_key is stable).
+struct Reference {
+  std::vector<unsigned char> keys, values;
+};
+
+Reference reference_sort(KeyType t, const unsigned char* keys, const unsigned char* values,
+                         std::size_t value_bytes, std::size_t n) {
+  Reference ref;
+  if (!values) {
+    ref.keys.assign(keys, keys + n * clsort::key_size(t));
+    visit_key_type(t, [&](auto tag) {
+      using K = typename decltype(tag)::type;
+      K* p = reinterpret_cast<K*>(ref.keys.data());
+      std::sort(p, p + n, [](K a, K b) { return clsort::key_less(a, b); });
+    });
+    return ref;
+  }
+  ref.keys.resize(n * clsort::key_size(t));
+  ref.values.resize(n * value_bytes);
+  visit_key_type(t, [&](auto k) {
+    visit_value_type(value_bytes, [&](auto v) {
+      auto p = zip<typename decltype(k)::type, typename decltype(v)::type>(keys, values, n);
+      stable_sort_pairs(p);
+      unzip(p, ref.keys.data(), ref.values.data());
+    });
   });
   return ref;
 }
 
-/// Bit-for-bit equality with the std::sort reference, except that the NaN region (where the reference
-/// holds NaNs, which key_less treats as equal) must hold the same NaN bit patterns in any order.
-bool verify(KeyType t, const void* out_bytes, const void* ref_bytes, std::size_t n) {
+/// Bit-for-bit equality of keys and values with the reference, except in the NaN region (where the
+/// reference holds NaNs, which key_less treats as equal and clsort orders arbitrarily): there the
+/// (key bits, value) pairs must be the same multiset. `out_values` is ignored without values.
+bool verify(KeyType t, const void* out_keys, const void* out_values, const Reference& ref, std::size_t n,
+            std::size_t value_bytes) {
   return visit_key_type(t, [&](auto tag) {
     using K = typename decltype(tag)::type;
     if constexpr (!std::is_floating_point_v<K>) {
-      return std::memcmp(out_bytes, ref_bytes, n * sizeof(K)) == 0;
+      return std::memcmp(out_keys, ref.keys.data(), n * sizeof(K)) == 0 &&
+             (!value_bytes || std::memcmp(out_values, ref.values.data(), n * value_bytes) == 0);
     } else {
       using U = clsort::key_bits_t<K>;
-      const auto* out = static_cast<const K*>(out_bytes);
-      const auto* ref = static_cast<const K*>(ref_bytes);
+      const auto* out = static_cast<const K*>(out_keys);
+      const auto* expected = reinterpret_cast<const K*>(ref.keys.data());
       auto bits = [](K k) {
         U u;
         std::memcpy(&u, &k, sizeof u);
         return u;
       };
-      std::vector<U> nan_out, nan_ref;
+      auto value = [&](const void* base, std::size_t i) {
+        std::uint64_t v = 0;
+        if (value_bytes)
+          std::memcpy(&v, static_cast<const unsigned char*>(base) + i * value_bytes, value_bytes);
+        return v;
+      };
+      std::vector<std::pair<U, std::uint64_t>> nan_out, nan_ref;
       for (std::size_t i = 0; i < n; ++i) {
-        if (std::isnan(ref[i])) {
+        if (std::isnan(expected[i])) {
           if (!std::isnan(out[i])) return false;
-          nan_ref.push_back(bits(ref[i]));
-          nan_out.push_back(bits(out[i]));
-        } else if (bits(out[i]) != bits(ref[i])) {
+          nan_ref.emplace_back(bits(expected[i]), value(ref.values.data(), i));
+          nan_out.emplace_back(bits(out[i]), value(out_values, i));
+        } else if (bits(out[i]) != bits(expected[i]) || value(out_values, i) != value(ref.values.data(), i)) {
           return false;
         }
       }
@@ -186,47 +283,165 @@ bool verify(KeyType t, const void* out_bytes, const void* ref_bytes, std::size_t
 
 // ---- Contenders.
 
-/// A Sorter and the device buffers its rows share. The unsorted keys are uploaded once per (type, n)
-/// into `src`; each repetition copies them into `work` outside the timed region.
+/// The host data of the host-to-host rows, in the typed vectors applications pass to
+/// Sorter::sort(std::vector&) and Sorter::sort_by_key(std::vector&, std::vector&).
+struct HostData {
+  virtual ~HostData() = default;
+  virtual void assign(const Workload& in) = 0;
+  virtual void sort(clsort::Sorter& sorter, const clsort::Options& o) = 0;
+  virtual void result(void* keys, void* values) const = 0;
+};
+
+struct NoValues {};
+
+template <class K, class V>  // V = NoValues: keys only
+struct TypedHostData final : HostData {
+  static constexpr bool pairs = !std::is_same_v<V, NoValues>;
+  std::vector<K> keys;
+  std::vector<V> values;
+  void assign(const Workload& in) override {
+    keys.resize(in.n);
+    std::memcpy(keys.data(), in.keys, in.n * sizeof(K));
+    if constexpr (pairs) {
+      values.resize(in.n);
+      std::memcpy(values.data(), in.values, in.n * sizeof(V));
+    }
+  }
+  void sort(clsort::Sorter& sorter, const clsort::Options& o) override {
+    if constexpr (pairs)
+      sorter.sort_by_key(keys, values, o);
+    else
+      sorter.sort(keys, o);
+  }
+  void result(void* k, void* v) const override {
+    std::memcpy(k, keys.data(), keys.size() * sizeof(K));
+    if constexpr (pairs) std::memcpy(v, values.data(), values.size() * sizeof(V));
+  }
+};
+
+std::unique_ptr<HostData> make_host_data(KeyType t, std::size_t value_bytes) {
+  return visit_key_type(t, [&](auto k) -> std::unique_ptr<HostData> {
+    using K = typename decltype(k)::type;
+    if (!value_bytes) return std::make_unique<TypedHostData<K, NoValues>>();
+    return visit_value_type(value_bytes, [&](auto v) -> std::unique_ptr<HostData> {
+      return std::make_unique<TypedHostData<K, typename decltype(v)::type>>();
+    });
+  });
+}
+
+/// A Sorter and the device buffers its rows share. The unsorted keys (and values) are uploaded once per
+/// (type, n) into `src` (`values_src`); each repetition copies them into `work` (`values_work`) outside
+/// the timed region.
 struct DeviceState {
   explicit DeviceState(const cl::Device& d) : device(d), sorter(d) {}
+  ~DeviceState() { unmap_staging(); }
+  DeviceState(const DeviceState&) = delete;
+  DeviceState& operator=(const DeviceState&) = delete;
   cl::Device device;
   clsort::Sorter sorter;
   std::unique_ptr<clsort::Sorter> profiler;  // --profile: a Sorter whose queue records event times
-  cl::Buffer src, work;
-  std::size_t capacity = 0;
-  KeyType type = KeyType::u32;
-  std::size_t n = 0;
-  const unsigned char* input = nullptr;
-  std::vector<unsigned char> host;
+  cl::Buffer src, work, values_src, values_work;
+  std::size_t capacity = 0, values_capacity = 0;
+  Workload in;
+  std::unique_ptr<HostData> host;
+  // The copy bound's staging: pinned host memory (CL_MEM_ALLOC_HOST_PTR), mapped while it lives, as
+  // drivers want it for their fastest transfers.
+  cl::Buffer staging;
+  unsigned char* mapped = nullptr;
+  std::size_t staging_capacity = 0;
 
-  std::size_t bytes() const { return n * clsort::key_size(type); }
+  std::size_t bytes() const { return in.n * clsort::key_size(in.type); }
+  std::size_t values_bytes() const { return in.values ? in.n * in.value_bytes : 0; }
 
-  void prepare(KeyType t, const void* data, std::size_t count) {
-    type = t;
-    n = count;
-    input = static_cast<const unsigned char*>(data);
+  cl::Buffer device_buffer(std::size_t size) {
+    cl_int status = CL_SUCCESS;
+    cl::Buffer b(sorter.context(), CL_MEM_READ_WRITE, size, nullptr, &status);
+    check(status, "clCreateBuffer");
+    return b;
+  }
+
+  void prepare(const Workload& input) {
+    in = input;
     if (bytes() > capacity) {
-      cl_int status = CL_SUCCESS;
-      src = cl::Buffer(sorter.context(), CL_MEM_READ_WRITE, bytes(), nullptr, &status);
-      check(status, "clCreateBuffer");
-      work = cl::Buffer(sorter.context(), CL_MEM_READ_WRITE, bytes(), nullptr, &status);
-      check(status, "clCreateBuffer");
+      src = device_buffer(bytes());
+      work = device_buffer(bytes());
       capacity = bytes();
     }
-    check(sorter.queue().enqueueWriteBuffer(src, CL_TRUE, 0, bytes(), input), "uploading keys");
+    check(sorter.queue().enqueueWriteBuffer(src, CL_TRUE, 0, bytes(), in.keys), "uploading keys");
+    if (in.values) {
+      if (values_bytes() > values_capacity) {
+        values_src = device_buffer(values_bytes());
+        values_work = device_buffer(values_bytes());
+        values_capacity = values_bytes();
+      }
+      check(sorter.queue().enqueueWriteBuffer(values_src, CL_TRUE, 0, values_bytes(), in.values),
+            "uploading values");
+    }
+    host = make_host_data(in.type, in.values ? in.value_bytes : 0);
   }
   void reset() {
     check(sorter.queue().enqueueCopyBuffer(src, work, 0, 0, bytes()), "clEnqueueCopyBuffer");
+    if (in.values)
+      check(sorter.queue().enqueueCopyBuffer(values_src, values_work, 0, 0, values_bytes()),
+            "clEnqueueCopyBuffer");
     check(sorter.queue().finish(), "clFinish");
   }
   void run(clsort::Algorithm a) {
     clsort::Options o;
     o.algorithm = a;
-    check(sorter.sort_buffer(type, work, nullptr, 0, n, o, {}).wait(), "waiting for the sort");
+    check(sorter.sort_buffer(in.type, work, in.values ? &values_work : nullptr, in.value_bytes, in.n, o, {})
+              .wait(),
+          "waiting for the sort");
   }
-  void result(void* out) {
-    check(sorter.queue().enqueueReadBuffer(work, CL_TRUE, 0, bytes(), out), "downloading keys");
+  void result(void* keys, void* values) {
+    check(sorter.queue().enqueueReadBuffer(work, CL_TRUE, 0, bytes(), keys), "downloading keys");
+    if (in.values)
+      check(sorter.queue().enqueueReadBuffer(values_work, CL_TRUE, 0, values_bytes(), values),
+            "downloading values");
+  }
+
+  /// Copies this (type, n)'s keys and values into the pinned staging, for copy_round_trip().
+  void stage() {
+    const std::size_t total = bytes() + values_bytes();
+    if (total > staging_capacity) {
+      unmap_staging();
+      cl_int status = CL_SUCCESS;
+      staging =
+          cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, total, nullptr, &status);
+      check(status, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+      mapped = static_cast<unsigned char*>(sorter.queue().enqueueMapBuffer(
+          staging, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, total, nullptr, nullptr, &status));
+      check(status, "clEnqueueMapBuffer");
+      staging_capacity = total;
+    }
+    std::memcpy(mapped, in.keys, bytes());
+    if (in.values) std::memcpy(mapped + bytes(), in.values, values_bytes());
+  }
+  /// The copies any host-to-host sort of this data makes: keys (and values) from pinned host memory to
+  /// the device and back, each call blocking.
+  void copy_round_trip() {
+    const cl::CommandQueue& q = sorter.queue();
+    check(q.enqueueWriteBuffer(work, CL_TRUE, 0, bytes(), mapped), "uploading keys");
+    if (in.values)
+      check(q.enqueueWriteBuffer(values_work, CL_TRUE, 0, values_bytes(), mapped + bytes()),
+            "uploading values");
+    check(q.enqueueReadBuffer(work, CL_TRUE, 0, bytes(), mapped), "downloading keys");
+    if (in.values)
+      check(q.enqueueReadBuffer(values_work, CL_TRUE, 0, values_bytes(), mapped + bytes()),
+            "downloading values");
+  }
+  /// Whether the staging still holds the input after the round trips.
+  bool staging_intact() const {
+    return std::memcmp(mapped, in.keys, bytes()) == 0 &&
+           (!in.values || std::memcmp(mapped + bytes(), in.values, values_bytes()) == 0);
+  }
+  void unmap_staging() {
+    if (!mapped) return;
+    // Errors are ignored: this also runs from the destructor, and the buffer is released either way.
+    sorter.queue().enqueueUnmapMemObject(staging, mapped);
+    sorter.queue().finish();
+    mapped = nullptr;
+    staging_capacity = 0;
   }
 
   std::vector<Stage> profile(clsort::Algorithm a) {
@@ -235,7 +450,12 @@ struct DeviceState {
     cl_int status = CL_SUCCESS;
     cl::Buffer buf(profiler->context(), CL_MEM_READ_WRITE, bytes(), nullptr, &status);
     check(status, "clCreateBuffer");
-    std::vector<unsigned char> back(bytes());
+    cl::Buffer values_buf;
+    if (in.values) {
+      values_buf = cl::Buffer(profiler->context(), CL_MEM_READ_WRITE, values_bytes(), nullptr, &status);
+      check(status, "clCreateBuffer");
+    }
+    std::vector<unsigned char> back(bytes() + values_bytes());
     auto event_ms = [](const cl::Event& e) {
       cl_ulong start = 0, end = 0;
       check(e.getProfilingInfo(CL_PROFILING_COMMAND_START, &start), "clGetEventProfilingInfo");
@@ -244,19 +464,35 @@ struct DeviceState {
     };
     clsort::Options o;
     o.algorithm = a;
-    cl::Event up, down;
-    check(q.enqueueWriteBuffer(buf, CL_TRUE, 0, bytes(), input, nullptr, &up), "uploading keys");
-    check(profiler->sort_buffer(type, buf, nullptr, 0, n, o, {}).wait(), "waiting for the sort");
+    // With values, "upload" and "download" are two copies each: keys, then values.
+    Stage upload{"upload", 0, 0}, download{"download", 0, 0};
+    cl::Event e;
+    check(q.enqueueWriteBuffer(buf, CL_TRUE, 0, bytes(), in.keys, nullptr, &e), "uploading keys");
+    upload.calls++, upload.ms += event_ms(e);
+    if (in.values) {
+      check(q.enqueueWriteBuffer(values_buf, CL_TRUE, 0, values_bytes(), in.values, nullptr, &e),
+            "uploading values");
+      upload.calls++, upload.ms += event_ms(e);
+    }
+    check(profiler->sort_buffer(in.type, buf, in.values ? &values_buf : nullptr, in.value_bytes, in.n, o, {})
+              .wait(),
+          "waiting for the sort");
     const std::vector<clsort::KernelTime> kernels = profiler->last_profile();
-    check(q.enqueueReadBuffer(buf, CL_TRUE, 0, bytes(), back.data(), nullptr, &down), "downloading keys");
-    std::vector<Stage> stages{{"upload", 1, event_ms(up)}};
+    check(q.enqueueReadBuffer(buf, CL_TRUE, 0, bytes(), back.data(), nullptr, &e), "downloading keys");
+    download.calls++, download.ms += event_ms(e);
+    if (in.values) {
+      check(q.enqueueReadBuffer(values_buf, CL_TRUE, 0, values_bytes(), back.data() + bytes(), nullptr, &e),
+            "downloading values");
+      download.calls++, download.ms += event_ms(e);
+    }
+    std::vector<Stage> stages{upload};
     for (const auto& k : kernels) {
       auto it = std::find_if(stages.begin(), stages.end(), [&](const Stage& s) { return s.name == k.name; });
       if (it == stages.end()) it = stages.insert(stages.end(), Stage{k.name, 0, 0});
       ++it->calls;
       it->ms += k.ms;
     }
-    stages.push_back({"download", 1, event_ms(down)});
+    stages.push_back(download);
     return stages;
   }
 };
@@ -269,29 +505,28 @@ Contender device_contender(const AlgorithmEntry& a, const std::shared_ptr<Device
   c.cap = caps && a.device_cap ? a.device_cap : clsort::max_n(a.algorithm);
   c.growth = a.growth;
   const clsort::Algorithm alg = a.algorithm;
-  c.prepare = [s](KeyType t, const void* data, std::size_t n) { s->prepare(t, data, n); };
+  c.prepare = [s](const Workload& in) { s->prepare(in); };
   c.reset = [s] { s->reset(); };
   c.run = [s, alg] { s->run(alg); };
-  c.result = [s](void* out) { s->result(out); };
-  c.reset_host = [s] { s->host.assign(s->input, s->input + s->bytes()); };
+  c.result = [s](void* keys, void* values) { s->result(keys, values); };
+  c.reset_host = [s] { s->host->assign(s->in); };
   c.run_host = [s, alg] {
     clsort::Options o;
     o.algorithm = alg;
-    s->sorter.sort_host(s->type, s->host.data(), s->n, nullptr, 0, o);
+    s->host->sort(s->sorter, o);
   };
-  c.result_host = [s](void* out) { std::memcpy(out, s->host.data(), s->bytes()); };
+  c.result_host = [s](void* keys, void* values) { s->host->result(keys, values); };
   c.profile = [s, alg] { return s->profile(alg); };
   return c;
 }
 
-/// A CPU sort of a host copy: `sort(type, data, n)` is the timed part.
+/// A CPU sort of a host copy of the keys (and values): `sort(type, keys, values, value_bytes, n)` is the
+/// timed part; values is null without --values.
 Contender host_contender(std::string label, std::string algorithm, std::string kind, std::size_t cap,
-                         std::function<void(KeyType, void*, std::size_t)> sort) {
+                         std::function<void(KeyType, void*, void*, std::size_t, std::size_t)> sort) {
   struct State {
-    KeyType type;
-    std::size_t n;
-    const unsigned char* input;
-    std::vector<unsigned char> data;
+    Workload in;
+    std::vector<unsigned char> keys, values;
   };
   auto s = std::make_shared<State>();
   Contender c;
@@ -299,23 +534,68 @@ Contender host_contender(std::string label, std::string algorithm, std::string k
   c.algorithm = std::move(algorithm);
   c.kind = std::move(kind);
   c.cap = cap;
-  c.prepare = [s](KeyType t, const void* data, std::size_t n) {
-    s->type = t;
-    s->n = n;
-    s->input = static_cast<const unsigned char*>(data);
+  c.prepare = [s](const Workload& in) { s->in = in; };
+  c.reset = [s] {
+    const auto* keys = static_cast<const unsigned char*>(s->in.keys);
+    s->keys.assign(keys, keys + s->in.n * clsort::key_size(s->in.type));
+    if (s->in.values) {
+      const auto* values = static_cast<const unsigned char*>(s->in.values);
+      s->values.assign(values, values + s->in.n * s->in.value_bytes);
+    }
   };
-  c.reset = [s] { s->data.assign(s->input, s->input + s->n * clsort::key_size(s->type)); };
-  c.run = [s, sort] { sort(s->type, s->data.data(), s->n); };
-  c.result = [s](void* out) { std::memcpy(out, s->data.data(), s->data.size()); };
+  c.run = [s, sort] {
+    sort(s->in.type, s->keys.data(), s->in.values ? s->values.data() : nullptr, s->in.value_bytes, s->in.n);
+  };
+  c.result = [s](void* keys, void* values) {
+    std::memcpy(keys, s->keys.data(), s->keys.size());
+    if (s->in.values) std::memcpy(values, s->values.data(), s->values.size());
+  };
   return c;
 }
 
-void std_sort(KeyType t, void* data, std::size_t n) {
+void std_sort(KeyType t, void* data, void*, std::size_t, std::size_t n) {
   visit_key_type(t, [&](auto tag) {
     using K = typename decltype(tag)::type;
     K* p = static_cast<K*>(data);
     std::sort(p, p + n, [](K a, K b) { return clsort::key_less(a, b); });
   });
+}
+
+/// The CPU baseline for pairs: std::stable_sort of (key, value) structs, stable like sort_by_key. Zipping
+/// the two arrays into structs and back is left out of the timed region: the baseline is the sort alone.
+Contender stable_sort_contender() {
+  struct State {
+    std::function<void()> reset, run;
+    std::function<void(void*, void*)> result;
+  };
+  auto s = std::make_shared<State>();
+  Contender c;
+  c.label = "std::stable_sort";
+  c.kind = "baseline";
+  c.prepare = [s](const Workload& in) {
+    visit_key_type(in.type, [&](auto k) {
+      visit_value_type(in.value_bytes, [&](auto v) {
+        using K = typename decltype(k)::type;
+        using V = typename decltype(v)::type;
+        auto pairs = std::make_shared<std::vector<Pair<K, V>>>();
+        s->reset = [pairs, in] {
+          *pairs = zip<K, V>(static_cast<const unsigned char*>(in.keys),
+                             static_cast<const unsigned char*>(in.values), in.n);
+        };
+        s->run = [pairs] { stable_sort_pairs(*pairs); };
+        s->result = [pairs](void* keys, void* values) { unzip(*pairs, keys, values); };
+      });
+    });
+  };
+  c.reset = [s] { s->reset(); };
+  c.run = [s] { s->run(); };
+  c.result = [s](void* keys, void* values) { s->result(keys, values); };
+  return c;
+}
+
+/// The row that the speedup column compares against: std::sort, or std::stable_sort with --values.
+bool is_std_row(const std::string& label) {
+  return label == "std::sort" || label == "std::stable_sort";
 }
 
 // ---- Measuring.
@@ -347,16 +627,21 @@ struct RepPolicy {
   double budget_ms = 2000;
 };
 
-Row measure(Contender& c, KeyType t, std::size_t n, const unsigned char* input, const unsigned char* ref,
-            const RepPolicy& policy, bool profile) {
+std::string values_name(const Workload& in) {
+  return !in.values ? "none" : in.value_bytes == 4 ? "u32" : "u64";
+}
+
+Row measure(Contender& c, const Workload& in, const Reference& ref, const RepPolicy& policy, bool profile) {
   Row r;
-  r.n = n;
-  r.type = t;
+  r.n = in.n;
+  r.type = in.type;
+  r.values = values_name(in);
   r.label = c.label;
   r.algorithm = c.algorithm;
   r.kind = c.kind;
-  std::vector<unsigned char> out(n * clsort::key_size(t));
-  c.prepare(t, input, n);
+  const std::size_t value_bytes = in.values ? in.value_bytes : 0;
+  std::vector<unsigned char> out(in.n * clsort::key_size(in.type)), out_values(in.n * value_bytes);
+  c.prepare(in);
   c.reset();
   c.run();  // warm-up: program builds, scratch allocation, first-touch page faults
   double spent = 0;
@@ -367,8 +652,8 @@ Row measure(Contender& c, KeyType t, std::size_t n, const unsigned char* input, 
     c.run();
     r.times_ms.push_back(ms_since(t0));
     spent += r.times_ms.back();
-    c.result(out.data());
-    r.verified = verify(t, out.data(), ref, n) && r.verified;
+    c.result(out.data(), out_values.data());
+    r.verified = verify(in.type, out.data(), out_values.data(), ref, in.n, value_bytes) && r.verified;
   }
   r.median_ms = median(r.times_ms);
   r.min_ms = *std::min_element(r.times_ms.begin(), r.times_ms.end());
@@ -381,8 +666,8 @@ Row measure(Contender& c, KeyType t, std::size_t n, const unsigned char* input, 
       const auto t0 = Clock::now();
       c.run_host();
       host.push_back(ms_since(t0));
-      c.result_host(out.data());
-      r.verified = verify(t, out.data(), ref, n) && r.verified;
+      c.result_host(out.data(), out_values.data());
+      r.verified = verify(in.type, out.data(), out_values.data(), ref, in.n, value_bytes) && r.verified;
     }
     r.host_ms = median(host);
   }
@@ -401,17 +686,46 @@ Row measure(Contender& c, KeyType t, std::size_t n, const unsigned char* input, 
   return r;
 }
 
+/// The "copy bound (pinned)" row: what the host-to-host call of this data cannot go below on copies
+/// alone, timed like the other rows (one untimed warm-up, the same repetition policy).
+Row measure_copy_bound(DeviceState& s, const Workload& in, const RepPolicy& policy) {
+  Row r;
+  r.n = in.n;
+  r.type = in.type;
+  r.values = values_name(in);
+  r.label = "copy bound (pinned)";
+  r.kind = "bound";
+  s.prepare(in);
+  s.stage();
+  s.copy_round_trip();  // warm-up: first-touch of the device buffers and of the driver's own staging
+  double spent = 0;
+  for (int i = 0; i < policy.reps; ++i) {
+    if (policy.adaptive && i >= policy.min_reps && spent > policy.budget_ms) break;
+    const auto t0 = Clock::now();
+    s.copy_round_trip();
+    r.times_ms.push_back(ms_since(t0));
+    spent += r.times_ms.back();
+    r.verified = s.staging_intact() && r.verified;
+  }
+  r.median_ms = median(r.times_ms);
+  r.min_ms = *std::min_element(r.times_ms.begin(), r.times_ms.end());
+  return r;
+}
+
 void add_speedups(std::vector<Row>& group) {
-  double std_ms = -1;
+  double std_ms = -1, bound_ms = -1;
   std::map<std::string, double> serial_ms;
   for (const Row& r : group) {
-    if (r.label == "std::sort") std_ms = r.median_ms;
+    if (is_std_row(r.label)) std_ms = r.median_ms;
     if (r.kind == "serial") serial_ms[r.algorithm] = r.median_ms;
+    if (r.kind == "bound") bound_ms = r.median_ms;
   }
   for (Row& r : group) {
+    if (r.kind == "bound") continue;  // copies, not a sort: no speedup
     if (std_ms > 0) r.speedup_std = std_ms / r.median_ms;
     if (r.kind == "device" && serial_ms.count(r.algorithm))
       r.speedup_serial = serial_ms[r.algorithm] / r.median_ms;
+    if (r.kind == "device" && bound_ms > 0 && r.host_ms > 0) r.host_bound = bound_ms / r.host_ms;
   }
 }
 
@@ -482,12 +796,18 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
       "\nExamples:\n"
       "  clsort bench\n"
       "  clsort bench --sizes 2^16..2^24:x4 --types u32,f64 --algorithms radix --reps 9\n"
+      "  clsort bench --sizes 2^16,2^20 --values u32 --algorithms radix\n"
       "  clsort bench --profile --sizes 2^20 --csv out.csv --json out.json --plot out.png\n"
       "  clsort bench --sweep-wg --sizes 2^18 --algorithms radix,bitonic");
   cmd->add_option("--sizes,-n", a.sizes, "Key counts, e.g. 1000,2^16,2^18..2^22:x2")->delimiter(',');
   cmd->add_option("--types,-t", a.types, "Key types")
       ->delimiter(',')
       ->check(CLI::IsMember(key_type_names()))
+      ->capture_default_str();
+  cmd->add_option("--values", a.values,
+                  "Sort (key, value) pairs with Sorter::sort_by_key: u32 or u64 values, each key's input "
+                  "index (none: keys only)")
+      ->check(CLI::IsMember({"none", "u32", "u64"}))
       ->capture_default_str();
   cmd->add_option("--algorithms,-a", a.algorithms, "clsort algorithms to time (default: all)")
       ->delimiter(',')
@@ -576,13 +896,19 @@ int run_bench(const BenchArgs& a) {
                       ? "random bit patterns, one in eight an edge case (NaN, inf, -0, subnormal, extremes)"
                       : "uniformly random bit patterns (floats: finite values only)") +
       ", seed " + std::to_string(a.seed);
+  const std::size_t value_bytes = a.values == "u32" ? 4 : a.values == "u64" ? 8 : 0;
+  report.values = a.values;
 
-  // Print order: clsort's device rows, other device sorts, serial twins, CPU baselines.
+  // Print order: clsort's device rows, other device sorts, the copy bound, serial twins, CPU baselines.
   std::vector<Contender> contenders;
   for (const AlgorithmEntry* e : algorithms) contenders.push_back(device_contender(*e, state, caps));
   std::vector<Contender> boost;
 #ifdef CLSORT_CLI_HAVE_BOOST
   bench::add_boost_contenders(boost, device);
+  if (value_bytes && !boost.empty()) {
+    boost.clear();
+    report.notes.push_back("Boost rows: not run with --values (they sort keys only).");
+  }
 #else
   report.notes.push_back(
       "Boost rows: not built (install libboost-dev and reconfigure to add Boost.Sort and "
@@ -592,27 +918,44 @@ int run_bench(const BenchArgs& a) {
     if (c.kind == "device") contenders.push_back(c);
   if (!a.no_serial)
     for (const AlgorithmEntry* e : algorithms) {
-      const SerialFn fn = e->serial;
-      contenders.push_back(host_contender(std::string(e->name) + " (serial)", e->name, "serial",
-                                          caps ? e->serial_cap : 0,
-                                          [fn](KeyType t, void* d, std::size_t n) { fn(t, d, n); }));
+      const std::string label = std::string(e->name) + " (serial)";
+      const std::size_t cap = caps ? e->serial_cap : 0;
+      if (!value_bytes) {
+        const SerialFn fn = e->serial;
+        contenders.push_back(
+            host_contender(label, e->name, "serial", cap,
+                           [fn](KeyType t, void* k, void*, std::size_t, std::size_t n) { fn(t, k, n); }));
+      } else if (e->serial_by_key) {
+        contenders.push_back(host_contender(label, e->name, "serial", cap, e->serial_by_key));
+      } else {
+        report.notes.push_back(label +
+                               ": not run with --values (tools/serial_sorts.hpp has no key-value "
+                               "version of it)");
+      }
     }
-  contenders.push_back(host_contender("std::sort", "", "baseline", 0, std_sort));
+  contenders.push_back(value_bytes ? stable_sort_contender()
+                                   : host_contender("std::sort", "", "baseline", 0, std_sort));
   for (auto& c : boost)
     if (c.kind != "device") contenders.push_back(c);
 
+  const std::string bound_label = "copy bound (pinned)";
   for (const Contender& c : contenders) report.labels.push_back(c.label);
+  if (!algorithms.empty()) report.labels.push_back(bound_label);
   bench::print_header(report);
   Status status;
   std::map<std::string, std::size_t> skipped_above;  // label -> smallest n left out by a cap
+  const std::vector<unsigned char> values_data = index_values(value_bytes ? sizes.back() : 0, value_bytes);
+  const unsigned char* values = value_bytes ? values_data.data() : nullptr;  // the first n for each n
   for (KeyType t : types) {
     const std::vector<unsigned char> data = random_keys(t, sizes.back(), a.seed, a.specials);
     // Per row: the last n timed and its median, to predict the next n's cost; rows over the budget stop.
     std::map<std::string, std::pair<std::size_t, double>> last;
     std::map<std::string, bool> stopped;
     for (std::size_t n : sizes) {
-      status.show("std::sort reference, n = " + format_n(n));
-      const std::vector<unsigned char> ref = reference_sort(t, data.data(), n);
+      const Workload in{t, n, data.data(), values, value_bytes};
+      status.show(std::string(value_bytes ? "std::stable_sort" : "std::sort") +
+                  " reference, n = " + format_n(n));
+      const Reference ref = reference_sort(t, data.data(), values, value_bytes, n);
       std::vector<Row> group;
       for (Contender& c : contenders) {
         if (!c.supports(t)) continue;
@@ -639,7 +982,7 @@ int run_bench(const BenchArgs& a) {
             const std::string why = "about " + format_sig(per_call / 1000) +
                                     " s per sort predicted, over the row budget of " +
                                     format_fixed(report.row_budget_s, 0) + " s (--no-caps times it fully)";
-            if (c.label == "std::sort") {
+            if (is_std_row(c.label)) {
               // The speedup column's baseline stays, timed once.
               row_policy.reps = 1;
               row_policy.adaptive = false;
@@ -653,17 +996,29 @@ int run_bench(const BenchArgs& a) {
         }
         status.show(c.label + ", " + clsort::to_string(t) + ", n = " + format_n(n));
         try {
-          group.push_back(
-              measure(c, t, n, data.data(), ref.data(), row_policy, a.profile && c.kind == "device"));
+          group.push_back(measure(c, in, ref, row_policy, a.profile && c.kind == "device"));
         } catch (const std::exception& e) {
           // A third-party row (Boost) that fails is reported and dropped; clsort's own failures are fatal.
-          if (!c.algorithm.empty() || c.label == "std::sort") throw;
+          if (!c.algorithm.empty() || is_std_row(c.label)) throw;
           stopped[c.label] = true;
           report.notes.push_back(c.label + ", " + clsort::to_string(t) + ": failed at n = " + format_n(n) +
                                  ": " + e.what());
           continue;
         }
         last[c.label] = {n, group.back().median_ms};
+      }
+      // After the device rows, which it puts in proportion; only where one of them ran.
+      const auto after_device =
+          std::find_if(group.rbegin(), group.rend(), [](const Row& r) { return r.kind == "device"; }).base();
+      if (after_device != group.begin() && !stopped[bound_label]) {
+        status.show(bound_label + ", " + clsort::to_string(t) + ", n = " + format_n(n));
+        try {
+          group.insert(after_device, measure_copy_bound(*state, in, policy));
+        } catch (const std::exception& e) {
+          stopped[bound_label] = true;
+          report.notes.push_back(bound_label + ", " + clsort::to_string(t) +
+                                 ": failed at n = " + format_n(n) + ": " + e.what());
+        }
       }
       add_speedups(group);
       status.clear();
@@ -685,20 +1040,20 @@ int run_bench(const BenchArgs& a) {
         if (n > cap) continue;
         status.show(std::string("first call of ") + e->name + ", " + clsort::to_string(t));
         const std::vector<unsigned char> data = random_keys(t, n, a.seed, a.specials);
-        const std::vector<unsigned char> ref = reference_sort(t, data.data(), n);
-        std::vector<unsigned char> out(data.size());
+        const Reference ref = reference_sort(t, data.data(), values, value_bytes, n);
+        std::vector<unsigned char> out(data.size()), out_values(n * value_bytes);
         bench::FirstCall f{e->name, t, n, 0, 0, 0, -1, true};
         auto t0 = Clock::now();
         DeviceState fresh(device);
         f.context_ms = ms_since(t0);
-        fresh.prepare(t, data.data(), n);
+        fresh.prepare({t, n, data.data(), values, value_bytes});
         for (double* slot : {&f.first_ms, &f.second_ms}) {
           fresh.reset();
           t0 = Clock::now();
           fresh.run(e->algorithm);
           *slot = ms_since(t0);
-          fresh.result(out.data());
-          f.verified = verify(t, out.data(), ref.data(), n) && f.verified;
+          fresh.result(out.data(), out_values.data());
+          f.verified = verify(t, out.data(), out_values.data(), ref, n, value_bytes) && f.verified;
         }
         for (const Row& r : report.rows)
           if (r.kind == "device" && r.algorithm == e->name && r.type == t && r.n == n)
@@ -724,7 +1079,8 @@ int run_bench(const BenchArgs& a) {
         const std::vector<unsigned char> data = random_keys(t, sizes.back(), a.seed, a.specials);
         for (std::size_t n : sizes) {
           if (n > c.cap) continue;
-          const std::vector<unsigned char> ref = reference_sort(t, data.data(), n);
+          const Workload in{t, n, data.data(), values, value_bytes};
+          const Reference ref = reference_sort(t, data.data(), values, value_bytes, n);
           for (unsigned wg : wgs) {
             const std::string tuning = param + "=" + std::to_string(wg);
             try {
@@ -735,7 +1091,7 @@ int run_bench(const BenchArgs& a) {
             }
             status.show("sweep " + tuning + ", " + clsort::to_string(t) + ", n = " + format_n(n));
             try {
-              Row r = measure(c, t, n, data.data(), ref.data(), policy, false);
+              Row r = measure(c, in, ref, policy, false);
               r.tuning = tuning;
               report.sweep.push_back(r);
             } catch (const clsort::Error& err) {

@@ -18,6 +18,15 @@ struct Stage {
   double ms = 0;
 };
 
+/// The data of one (type, n): the keys and, with --values, the values sorted with them.
+struct Workload {
+  clsort::KeyType type = clsort::KeyType::u32;
+  std::size_t n = 0;
+  const void* keys = nullptr;
+  const void* values = nullptr;  // null: keys only
+  std::size_t value_bytes = 0;   // 4 or 8 with values, else 0
+};
+
 /// One way of sorting that the bench times. The bench calls prepare() once per (type, n), then per
 /// repetition reset() (untimed), run() (timed) and result() (untimed, for verification).
 struct Contender {
@@ -28,12 +37,13 @@ struct Contender {
   double growth = 1.1;    // time ~ n^growth: predicts whether a larger n fits the row budget
   bool clsort_float_order = true;  // orders NaNs and -0 as clsort does (else not run with --specials)
   std::function<bool(clsort::KeyType)> supports = [](clsort::KeyType) { return true; };
-  std::function<void(clsort::KeyType, const void*, std::size_t)> prepare;
+  std::function<void(const Workload&)> prepare;
   std::function<void()> reset, run;
-  std::function<void(void*)> result;
-  // Device rows also time the host-to-host call, Sorter::sort(std::vector&): upload, sort, download.
+  std::function<void(void* keys, void* values)> result;  // values: null when keys only
+  // Device rows also time the host-to-host call, Sorter::sort(std::vector&) or with values
+  // Sorter::sort_by_key(std::vector&, std::vector&): upload, sort, download.
   std::function<void()> reset_host, run_host;
-  std::function<void(void*)> result_host;
+  std::function<void(void* keys, void* values)> result_host;
   // Device rows with --profile: one sort on a profiling queue, from host data back to host data.
   std::function<std::vector<Stage>()> profile;
 };
@@ -41,11 +51,13 @@ struct Contender {
 struct Row {
   std::size_t n = 0;
   clsort::KeyType type = clsort::KeyType::u32;
+  std::string values = "none";  // the value type sorted with the keys: "none", "u32" or "u64"
   std::string label, algorithm, kind;
   std::string tuning;  // sweep rows: the override, e.g. "radix.wg=64"
   std::vector<double> times_ms;
   double median_ms = 0, min_ms = 0;
-  double host_ms = -1;                           // host-to-host median (device rows), -1 when not measured
+  double host_ms = -1;     // host-to-host median (device rows), -1 when not measured
+  double host_bound = -1;  // device rows: the copy bound's median / host_ms (1: as fast as the copies)
   double speedup_std = -1, speedup_serial = -1;  // -1: not applicable
   bool verified = true;
   std::vector<Stage> profile;  // --profile: upload, each kernel, download
@@ -63,6 +75,7 @@ struct Report {
   std::string version, date, device, device_name, device_reason, platform, tuning_row, tuning, measured,
       automatic;
   std::string keys_description;
+  std::string values = "none";  // --values
   int reps = 0;
   bool adaptive_reps = true;  // reps is a maximum: slow rows stop at min_reps
   int min_reps = 3;

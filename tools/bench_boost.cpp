@@ -36,10 +36,10 @@ Contender host_row(std::string label, SortFn sort) {
   Contender c;
   c.label = std::move(label);
   c.kind = "baseline";
-  c.prepare = [s](KeyType t, const void* data, std::size_t n) {
-    s->type = t;
-    s->n = n;
-    s->input = static_cast<const unsigned char*>(data);
+  c.prepare = [s](const Workload& in) {
+    s->type = in.type;
+    s->n = in.n;
+    s->input = static_cast<const unsigned char*>(in.keys);
   };
   c.reset = [s] { s->data.assign(s->input, s->input + s->n * clsort::key_size(s->type)); };
   c.run = [s, sort] {
@@ -48,7 +48,7 @@ Contender host_row(std::string label, SortFn sort) {
       sort(reinterpret_cast<K*>(s->data.data()), s->n);
     });
   };
-  c.result = [s](void* out) { std::memcpy(out, s->data.data(), s->data.size()); };
+  c.result = [s](void* out, void*) { std::memcpy(out, s->data.data(), s->data.size()); };
   return c;
 }
 
@@ -81,16 +81,16 @@ void add_boost_contenders(std::vector<Contender>& out, const cl::Device& device)
   c.label = "boost.compute (OpenCL)";
   c.kind = "device";
   c.clsort_float_order = false;  // its radix sort puts negative NaNs first and may not order -0 before +0
-  c.prepare = [s](KeyType t, const void* data, std::size_t n) {
-    s->type = t;
-    s->n = n;
-    s->bytes = n * clsort::key_size(t);
+  c.prepare = [s](const Workload& in) {
+    s->type = in.type;
+    s->n = in.n;
+    s->bytes = in.n * clsort::key_size(in.type);
     if (s->bytes > s->capacity) {
       s->src = bc::buffer(s->context, s->bytes);
       s->work = bc::buffer(s->context, s->bytes);
       s->capacity = s->bytes;
     }
-    s->queue.enqueue_write_buffer(s->src, 0, s->bytes, data);
+    s->queue.enqueue_write_buffer(s->src, 0, s->bytes, in.keys);
   };
   c.reset = [s] {
     s->queue.enqueue_copy_buffer(s->src, s->work, 0, 0, s->bytes);
@@ -103,7 +103,7 @@ void add_boost_contenders(std::vector<Contender>& out, const cl::Device& device)
     });
     s->queue.finish();
   };
-  c.result = [s](void* out) { s->queue.enqueue_read_buffer(s->work, 0, s->bytes, out); };
+  c.result = [s](void* out, void*) { s->queue.enqueue_read_buffer(s->work, 0, s->bytes, out); };
   out.push_back(c);
 }
 

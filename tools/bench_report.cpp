@@ -37,7 +37,7 @@ void print_line(const char* fmt, const std::string& a) {
   std::printf(fmt, a.c_str());
 }
 
-constexpr const char* kRowFormat = "%10s  %-4s  %-26s %10s %9s %12s %10s %10s %4s  %s\n";
+constexpr const char* kRowFormat = "%10s  %-4s  %-26s %10s %9s %12s %10s %10s %10s %4s  %s\n";
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -111,6 +111,12 @@ void print_header(const Report& r) {
   std::printf("         automatic picks: %s\n", r.automatic.c_str());
   std::printf("host     %u hardware threads; serial rows and std::sort run on one thread\n", r.host_threads);
   std::printf("keys     %s\n", r.keys_description.c_str());
+  const bool pairs = r.values != "none";
+  if (pairs)
+    std::printf("values   %s: each key's input index, sorted with it (Sorter::sort_by_key)\n",
+                r.values.c_str());
+  else
+    std::printf("values   none: keys only (--values u32|u64 sorts key-value pairs)\n");
   if (r.adaptive_reps)
     std::printf(
         "timing   median of %d repetitions after one untimed warm-up (%d for rows whose repetitions pass\n"
@@ -120,15 +126,35 @@ void print_header(const Report& r) {
     std::printf("timing   median of %d repetition%s after one untimed warm-up; every output verified\n",
                 r.reps, r.reps == 1 ? "" : "s");
   std::printf("\nColumns\n");
-  print_line("%s", "  n             number of keys sorted\n");
+  print_line("%s", pairs ? "  n             number of (key, value) pairs sorted\n"
+                         : "  n             number of keys sorted\n");
   print_line("%s", "  type          key type\n");
-  print_line(
-      "%s",
-      "  row           ALG (OpenCL): clsort's ALG sort on the device, timed from Sorter::sort(cl::Buffer)\n"
-      "                until its event completes; the keys are already on the device and are restored\n"
-      "                by a device-to-device copy before each repetition, outside the timed region\n"
-      "                ALG (serial): the same algorithm as plain sequential C++ (tools/serial_sorts.hpp)\n"
-      "                std::sort: std::sort with clsort::key_less on one thread\n");
+  if (pairs)
+    print_line(
+        "%s",
+        "  row           ALG (OpenCL): clsort's ALG sort on the device, timed from\n"
+        "                Sorter::sort_by_key(cl::Buffer, cl::Buffer) until its event completes; keys and\n"
+        "                values are already on the device and are restored by device-to-device copies\n"
+        "                before each repetition, outside the timed region\n"
+        "                ALG (serial): the same algorithm as plain sequential C++ (tools/serial_sorts.hpp),\n"
+        "                moving the values with the keys (bitonic: each key carries its position, for\n"
+        "                stability, and the values are gathered at the end, as on the device)\n"
+        "                std::stable_sort: std::stable_sort of (key, value) structs with clsort::key_less\n"
+        "                on one thread; zipping the arrays into structs and back is not timed\n");
+  else
+    print_line(
+        "%s",
+        "  row           ALG (OpenCL): clsort's ALG sort on the device, timed from Sorter::sort(cl::Buffer)\n"
+        "                until its event completes; the keys are already on the device and are restored\n"
+        "                by a device-to-device copy before each repetition, outside the timed region\n"
+        "                ALG (serial): the same algorithm as plain sequential C++ (tools/serial_sorts.hpp)\n"
+        "                std::sort: std::sort with clsort::key_less on one thread\n");
+  if (has_label(r, "copy bound"))
+    print_line(
+        "%s",
+        "                copy bound (pinned): the copies any host-to-host sort makes: the same bytes\n"
+        "                written from pinned host memory (CL_MEM_ALLOC_HOST_PTR, mapped) to the device\n"
+        "                and read back, each copy blocking\n");
   if (has_label(r, "boost pdqsort"))
     print_line("%s", "                boost pdqsort: Boost.Sort's pdqsort, one thread\n");
   if (has_label(r, "block_indirect"))
@@ -139,20 +165,42 @@ void print_header(const Report& r) {
                "                boost.compute (OpenCL): boost::compute::sort on the same device, timed like\n"
                "                clsort's rows (data on the device, until the queue finishes)\n");
   print_line("%s", "  median ms     median wall time of the timed repetitions, in milliseconds\n");
-  print_line("%s", "  Mkeys/s       n / median time, in millions of keys per second\n");
-  print_line("%s", "  vs std::sort  speedup over std::sort: its median / this row's (above 1: faster)\n");
+  print_line("%s", pairs ? "  Mkeys/s       n / median time, in millions of pairs per second\n"
+                         : "  Mkeys/s       n / median time, in millions of keys per second\n");
+  print_line(
+      "%s", pairs
+                ? "  vs std::sort  speedup over std::stable_sort: its median / this row's (above 1: faster)\n"
+                : "  vs std::sort  speedup over std::sort: its median / this row's (above 1: faster)\n");
   print_line("%s", "  vs serial     device rows: speedup over the same algorithm's serial version\n");
+  if (pairs)
+    print_line(
+        "%s",
+        "  host ms       device rows: median of Sorter::sort_by_key(std::vector&, std::vector&), host\n"
+        "                to host (upload, sort, download)\n");
+  else
+    print_line(
+        "%s",
+        "  host ms       device rows: median of Sorter::sort(std::vector&), host to host (upload, sort,\n"
+        "                download)\n");
   print_line(
       "%s",
-      "  host ms       device rows: median of Sorter::sort(std::vector&), host to host (upload, sort,\n"
-      "                download)\n");
-  print_line("%s",
-             "  reps          timed repetitions behind the median\n"
-             "  ok            yes: every timed output equals std::sort's, bit for bit (NaNs compared as a\n"
-             "                multiset); FAILED otherwise\n");
+      "  host/bound    device rows: the copy bound's median / host ms; 1 would be a host-to-host call\n"
+      "                that costs no more than its copies (target: 0.8 or more)\n");
+  print_line("%s", "  reps          timed repetitions behind the median\n");
+  if (pairs)
+    print_line("%s",
+               "  ok            yes: every timed output equals std::stable_sort's of the (key, input index)\n"
+               "                pairs, keys bit for bit and values exactly (where the keys are NaN, the\n"
+               "                (key bits, value) pairs compared as a multiset); FAILED otherwise\n");
+  else
+    print_line("%s",
+               "  ok            yes: every timed output equals std::sort's, bit for bit (NaNs compared as a\n"
+               "                multiset); FAILED otherwise\n");
+  if (has_label(r, "copy bound"))
+    print_line("%s", "                copy bound: the data came back unchanged\n");
   std::printf("\n");
   std::printf(kRowFormat, "n", "type", "row", "median ms", "Mkeys/s", "vs std::sort", "vs serial", "host ms",
-              "reps", "ok");
+              "host/bound", "reps", "ok");
   std::fflush(stdout);
 }
 
@@ -161,6 +209,7 @@ void print_rows(const std::vector<Row>& rows) {
     std::printf(kRowFormat, std::to_string(r.n).c_str(), clsort::to_string(r.type), r.label.c_str(),
                 format_sig(r.median_ms).c_str(), format_sig(mkeys(r)).c_str(), speedup(r.speedup_std).c_str(),
                 speedup(r.speedup_serial).c_str(), r.host_ms < 0 ? "-" : format_sig(r.host_ms).c_str(),
+                r.host_bound < 0 ? "-" : format_sig(r.host_bound).c_str(),
                 std::to_string(r.times_ms.size()).c_str(), r.verified ? "yes" : "FAILED");
   if (!rows.empty()) std::printf("\n");
   std::fflush(stdout);
@@ -258,16 +307,16 @@ void print_footer(const Report& r) {
 void write_csv(const Report& r, const std::string& path) {
   std::ofstream f;
   open_or_fail(f, path);
-  f << "n,type,row,algorithm,kind,tuning,reps,median_ms,min_ms,mkeys_per_s,speedup_vs_std_sort,"
-       "speedup_vs_serial,host_to_host_ms,verified,profile\n";
+  f << "n,type,values,row,algorithm,kind,tuning,reps,median_ms,min_ms,mkeys_per_s,speedup_vs_std_sort,"
+       "speedup_vs_serial,host_to_host_ms,host_over_bound,verified,profile\n";
   auto num = [](double v) { return v < 0 || !std::isfinite(v) ? std::string() : json_number(v); };
   for (const auto* rows : {&r.rows, &r.sweep})
     for (const Row& x : *rows)
-      f << x.n << ',' << clsort::to_string(x.type) << ',' << csv_field(x.label) << ',' << x.algorithm << ','
-        << x.kind << ',' << csv_field(x.tuning) << ',' << x.times_ms.size() << ',' << num(x.median_ms) << ','
-        << num(x.min_ms) << ',' << num(mkeys(x)) << ',' << num(x.speedup_std) << ',' << num(x.speedup_serial)
-        << ',' << num(x.host_ms) << ',' << (x.verified ? "yes" : "no") << ',' << csv_field(profile_text(x))
-        << '\n';
+      f << x.n << ',' << clsort::to_string(x.type) << ',' << x.values << ',' << csv_field(x.label) << ','
+        << x.algorithm << ',' << x.kind << ',' << csv_field(x.tuning) << ',' << x.times_ms.size() << ','
+        << num(x.median_ms) << ',' << num(x.min_ms) << ',' << num(mkeys(x)) << ',' << num(x.speedup_std)
+        << ',' << num(x.speedup_serial) << ',' << num(x.host_ms) << ',' << num(x.host_bound) << ','
+        << (x.verified ? "yes" : "no") << ',' << csv_field(profile_text(x)) << '\n';
   close_or_fail(f, path);
 }
 
@@ -279,13 +328,15 @@ void write_json(const Report& r, const std::string& path) {
     for (std::size_t i = 0; i < v.size(); ++i) {
       const Row& x = v[i];
       f << (i ? ",\n    " : "\n    ") << "{\"n\": " << x.n
-        << ", \"type\": " << json_string(clsort::to_string(x.type)) << ", \"row\": " << json_string(x.label)
+        << ", \"type\": " << json_string(clsort::to_string(x.type))
+        << ", \"values\": " << json_string(x.values) << ", \"row\": " << json_string(x.label)
         << ", \"algorithm\": " << json_string(x.algorithm) << ", \"kind\": " << json_string(x.kind)
         << ", \"tuning\": " << json_string(x.tuning) << ", \"median_ms\": " << json_number(x.median_ms)
         << ", \"min_ms\": " << json_number(x.min_ms) << ", \"mkeys_per_s\": " << json_number(mkeys(x))
         << ", \"speedup_vs_std_sort\": " << json_number(x.speedup_std)
         << ", \"speedup_vs_serial\": " << json_number(x.speedup_serial)
         << ", \"host_to_host_ms\": " << json_number(x.host_ms)
+        << ", \"host_over_bound\": " << json_number(x.host_bound)
         << ", \"verified\": " << (x.verified ? "true" : "false") << ", \"times_ms\": [";
       for (std::size_t j = 0; j < x.times_ms.size(); ++j) f << (j ? ", " : "") << json_number(x.times_ms[j]);
       f << "], \"profile\": [";
@@ -302,8 +353,8 @@ void write_json(const Report& r, const std::string& path) {
     << ",\n  \"tuning_row\": " << json_string(r.tuning_row) << ",\n  \"tuning\": " << json_string(r.tuning)
     << ",\n  \"tuning_measured\": " << json_string(r.measured)
     << ",\n  \"automatic\": " << json_string(r.automatic)
-    << ",\n  \"keys\": " << json_string(r.keys_description) << ",\n  \"reps\": " << r.reps
-    << ",\n  \"host_threads\": " << r.host_threads << ",\n  \"rows\": ";
+    << ",\n  \"keys\": " << json_string(r.keys_description) << ",\n  \"values\": " << json_string(r.values)
+    << ",\n  \"reps\": " << r.reps << ",\n  \"host_threads\": " << r.host_threads << ",\n  \"rows\": ";
   rows(r.rows);
   f << ",\n  \"first_call\": [";
   for (std::size_t i = 0; i < r.first.size(); ++i) {

@@ -32,6 +32,7 @@ int run_sort(const SortArgs& args);
 struct BenchArgs {
   std::vector<std::string> sizes;  // empty: the default sweep
   std::vector<std::string> types{"u32"};
+  std::string values = "none";          // "u32"/"u64": sort (key, value) pairs
   std::vector<std::string> algorithms;  // empty: every algorithm of the table
   int reps = 0;  // 0: up to 5, at least 3, fewer than 5 only for rows slower than 2 s in total
   std::string device;
