@@ -625,13 +625,15 @@ TEST_CASE("cli bench") {
     REQUIRE(csv[i].size() == header.size());
     CHECK(csv[i][verified] == "yes");
     CHECK(std::stod(csv[i][ms]) > 0);
+    CHECK(csv[i][col("values")] == "none");
     rows.insert(csv[i][n] + " " + csv[i][type] + " " + csv[i][col("row")]);
   }
-  // Every algorithm, its serial version and std::sort at both sizes and types.
+  // Every algorithm, its serial version, the copy bound and std::sort at both sizes and types.
   for (const char* size : {"256", "1000"})
     for (const char* t : {"u32", "f64"})
-      for (const char* row : {"radix (OpenCL)", "bitonic (OpenCL)", "selection (OpenCL)", "radix (serial)",
-                              "bitonic (serial)", "selection (serial)", "std::sort"})
+      for (const char* row :
+           {"radix (OpenCL)", "bitonic (OpenCL)", "selection (OpenCL)", "copy bound (pinned)",
+            "radix (serial)", "bitonic (serial)", "selection (serial)", "std::sort"})
         CHECK_MESSAGE(rows.count(std::string(size) + " " + t + " " + row), size, " ", t, " ", row);
 
   const std::string json = read_file(d / "b.json");
@@ -639,6 +641,54 @@ TEST_CASE("cli bench") {
   CHECK(json.find("\"rows\"") != std::string::npos);
   CHECK(json.find("\"first_call\"") != std::string::npos);
   CHECK(json.find("\"verified\": false") == std::string::npos);
+}
+
+TEST_CASE("cli bench values") {
+  // Key-value rows: the values are each key's input index, so "ok" checks pairing and stability exactly.
+  Dir d("bench_values");
+  for (const std::string values : {"u32", "u64"}) {
+    // u64 with edge cases: equal keys (stability) and NaNs (compared as a multiset of pairs).
+    const std::string args = values == "u32" ? "--types u32,f64" : "--types f32,i64 --specials";
+    const Result r = d.run("bench --sizes 2^8,1000 " + args + " --values " + values +
+                           " --reps 1 --no-first-call --csv v.csv --json v.json");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    for (const char* word :
+         {"values   ", "sort_by_key", "std::stable_sort", "copy bound (pinned)", "host/bound"})
+      CHECK_MESSAGE(r.out.find(word) != std::string::npos, word);
+    CHECK(r.out.find("values   " + values) != std::string::npos);
+    CHECK(r.out.find("FAILED\n") == std::string::npos);
+
+    const auto csv = parse_csv(read_file(d / "v.csv"));
+    REQUIRE(csv.size() > 1);
+    const auto& header = csv[0];
+    const auto col = [&](const char* name) {
+      const auto it = std::find(header.begin(), header.end(), name);
+      REQUIRE(it != header.end());
+      return std::size_t(it - header.begin());
+    };
+    std::set<std::string> rows;
+    for (std::size_t i = 1; i < csv.size(); ++i) {
+      REQUIRE(csv[i].size() == header.size());
+      CHECK(csv[i][col("verified")] == "yes");
+      CHECK(csv[i][col("values")] == values);
+      // Device rows are put in proportion to the copy bound; nothing else is.
+      CHECK(csv[i][col("host_over_bound")].empty() == (csv[i][col("kind")] != "device"));
+      rows.insert(csv[i][col("row")]);
+    }
+    for (const char* row : {"radix (OpenCL)", "bitonic (OpenCL)", "selection (OpenCL)", "copy bound (pinned)",
+                            "radix (serial)", "bitonic (serial)", "selection (serial)", "std::stable_sort"})
+      CHECK_MESSAGE(rows.count(row), row);
+    CHECK_FALSE(rows.count("std::sort"));
+
+    const std::string json = read_file(d / "v.json");
+    CHECK(JsonChecker(json).valid());
+    CHECK(json.find("\"values\": \"" + values + "\"") != std::string::npos);
+    CHECK(json.find("\"host_over_bound\"") != std::string::npos);
+    CHECK(json.find("\"verified\": false") == std::string::npos);
+  }
+  const Result r = d.run("bench --values u16");
+  CHECK(r.code == 2);
 }
 
 TEST_CASE("cli bench options") {
