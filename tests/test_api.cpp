@@ -1,0 +1,267 @@
+// The rest of the public API: key transforms, the free functions, Sorter moves, profiling, plans, and
+// sorts under non-default tuning (odd radix widths, tiny tiles and work-groups) that reach code paths
+// the device's own tuning never takes.
+#include <doctest/doctest.h>
+
+#include <clsort/key_transform.hpp>
+
+#include "support/support.hpp"
+
+namespace clsort_test {
+namespace {
+
+// The reference order itself, on values whose order is written out by hand: if this fails, the other
+// tests' expectations are wrong, not clsort.
+TEST_CASE("reference order of special floats") {
+  using L = std::numeric_limits<float>;
+  const float qnan = from_bits<float>(0x7FC00000u), neg_qnan = from_bits<float>(0xFFC00000u);
+  const float snan = from_bits<float>(0x7F800001u), neg_snan = from_bits<float>(0xFF800001u);
+  const std::vector<float> ascending{-L::infinity(),   L::lowest(), -1.f,     -L::min(),
+                                     -L::denorm_min(), -0.f,        0.f,      L::denorm_min(),
+                                     L::min(),         1.f,         L::max(), L::infinity()};
+  for (std::size_t i = 0; i < ascending.size(); ++i)
+    for (std::size_t j = 0; j < ascending.size(); ++j) {
+      CAPTURE(i);
+      CAPTURE(j);
+      CHECK(ref_less(ascending[i], ascending[j]) == (i < j));
+    }
+  for (float nan : {qnan, neg_qnan, snan, neg_snan}) {
+    for (float x : ascending) {
+      CHECK(ref_less(x, nan));
+      CHECK_FALSE(ref_less(nan, x));
+    }
+    CHECK_FALSE(ref_less(nan, qnan));
+    CHECK_FALSE(ref_less(qnan, nan));
+  }
+  // Descending is the exact reverse, NaNs first.
+  std::vector<float> mixed{1.f, qnan, -0.f, -L::infinity(), neg_snan, 0.f};
+  const auto down = reference_sort(mixed, Order::descending);
+  CHECK(std::isnan(down[0]));
+  CHECK(std::isnan(down[1]));
+  CHECK(bits_of(down[2]) == bits_of(1.f));
+  CHECK(bits_of(down[3]) == bits_of(0.f));
+  CHECK(bits_of(down[4]) == bits_of(-0.f));
+  CHECK(bits_of(down[5]) == bits_of(-L::infinity()));
+}
+
+// The comparison helper must notice what it exists to notice.
+TEST_CASE("compare_sorted detects differences") {
+  const float nan1 = from_bits<float>(0x7FC00001u), nan2 = from_bits<float>(0xFFC00002u);
+  const std::vector<float> expected{-0.f, 0.f, 1.f, nan1, nan2};
+  CHECK(compare_sorted(expected, expected).empty());
+  CHECK(compare_sorted(expected, std::vector<float>{-0.f, 0.f, 1.f, nan2, nan1}).empty());  // NaNs: multiset
+  CHECK_FALSE(compare_sorted(expected, std::vector<float>{0.f, -0.f, 1.f, nan1, nan2}).empty());
+  CHECK_FALSE(compare_sorted(expected, std::vector<float>{-0.f, 0.f, 1.f, nan1, nan1}).empty());
+  CHECK_FALSE(compare_sorted(expected, std::vector<float>{-0.f, 0.f, nan1, 1.f, nan2}).empty());
+  const std::vector<std::uint32_t> values{0, 1, 2, 3, 4};
+  const std::vector<std::uint32_t> swapped_nan_values{0, 1, 2, 4, 3};
+  CHECK_FALSE(
+      compare_sorted(expected, std::vector<float>{-0.f, 0.f, 1.f, nan2, nan1}, &values, &values).empty());
+  CHECK(compare_sorted(expected, std::vector<float>{-0.f, 0.f, 1.f, nan2, nan1}, &values, &swapped_nan_values)
+            .empty());
+  const std::vector<float> keys{2.f, 1.f, 2.f};
+  CHECK(compare_argsort(keys, {1, 0, 2}, {1, 0, 2}).empty());
+  CHECK_FALSE(compare_argsort(keys, {1, 0, 2}, {1, 2, 0}).empty());
+}
+
+template <class K>
+void check_round_trip(const std::vector<K>& keys) {
+  for (bool descending : {false, true}) {
+    for (K k : keys) {
+      CAPTURE(hex(k));
+      CAPTURE(descending);
+      CHECK(bits_of(clsort::decode_key<K>(clsort::encode_key(k, descending), descending)) == bits_of(k));
+    }
+    // Encoded order is the reference order: strictly increasing over sorted distinct keys (NaNs aside).
+    std::vector<K> sorted = reference_sort(keys, descending ? Order::descending : Order::ascending);
+    for (std::size_t i = 1; i < sorted.size(); ++i) {
+      const K a = sorted[i - 1], b = sorted[i];
+      if (is_nan_key(a) && is_nan_key(b)) continue;
+      CAPTURE(hex(a));
+      CAPTURE(hex(b));
+      CAPTURE(descending);
+      if (same_bits(a, b))
+        CHECK(clsort::encode_key(a, descending) == clsort::encode_key(b, descending));
+      else
+        CHECK(clsort::encode_key(a, descending) < clsort::encode_key(b, descending));
+    }
+  }
+}
+
+TEST_CASE("encode_key and decode_key round trip") {
+  std::mt19937_64 rng(seed_for(KeyType::f32, 100, 0));
+  auto with_random = [&](auto keys) {
+    using K = typename decltype(keys)::value_type;
+    for (int i = 0; i < 20000; ++i) keys.push_back(random_key<K>(rng));
+    return keys;
+  };
+  SUBCASE("f32") {
+    check_round_trip(with_random(special_floats<float>()));
+  }
+  SUBCASE("f64") {
+    check_round_trip(with_random(special_floats<double>()));
+  }
+  SUBCASE("integers") {
+    check_round_trip(with_random(integer_extremes<std::uint32_t>()));
+    check_round_trip(with_random(integer_extremes<std::int32_t>()));
+    check_round_trip(with_random(integer_extremes<std::uint64_t>()));
+    check_round_trip(with_random(integer_extremes<std::int64_t>()));
+  }
+}
+
+TEST_CASE("free functions on the default sorter") {
+  const std::uint64_t seed = seed_for(KeyType::f32, 101, 3000);
+  std::vector<float> keys = make_keys<float>(Dist::float_specials, 3000, seed);
+  const std::vector<float> input = keys;
+  std::vector<std::uint64_t> values = make_values<std::uint64_t>(keys.size(), seed);
+  const std::vector<std::uint64_t> input_values = values;
+
+  const auto perm = clsort::argsort(keys, {Order::descending});
+  CHECK(compare_argsort(input, reference_argsort(input, Order::descending), perm).empty());
+
+  clsort::sort_by_key(keys, values, {Order::descending});
+  std::vector<float> ek(keys.size());
+  std::vector<std::uint64_t> ev(keys.size());
+  const auto rperm = reference_argsort(input, Order::descending);
+  for (std::size_t i = 0; i < rperm.size(); ++i) ek[i] = input[rperm[i]], ev[i] = input_values[rperm[i]];
+  CHECK(compare_sorted(ek, keys, &ev, &values).empty());
+
+  std::vector<float> plain = input;
+  clsort::sort(plain);
+  CHECK(compare_sorted(reference_sort(input, Order::ascending), plain).empty());
+  CHECK(clsort::default_sorter().device()() == clsort::default_device()());
+}
+
+TEST_CASE("moved sorter keeps working") {
+  clsort::Sorter a(shared_sorter().device());
+  std::vector<std::int32_t> keys =
+      make_keys<std::int32_t>(Dist::random, 5000, seed_for(KeyType::i32, 102, 0));
+  std::vector<std::int32_t> expected = reference_sort(keys, Order::ascending);
+  std::vector<std::int32_t> first = keys;
+  a.sort(first);  // builds and caches kernels in a's state, which must move along
+  CHECK(first == expected);
+  clsort::Sorter b(std::move(a));
+  std::vector<std::int32_t> second = keys;
+  b.sort(second);
+  CHECK(second == expected);
+  clsort::Sorter c(shared_sorter().device());
+  c = std::move(b);
+  std::vector<std::int32_t> third = keys;
+  c.sort(third, {Order::descending, Algorithm::bitonic});
+  CHECK(third == reference_sort(keys, Order::descending));
+}
+
+TEST_CASE("profiling sorter reports kernel times") {
+  clsort::Sorter profiled(shared_sorter().device(), true);
+  std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(Dist::random, 20000, 1);
+  profiled.sort(keys, {Order::ascending, Algorithm::radix});
+  const auto profile = profiled.last_profile();
+  REQUIRE_FALSE(profile.empty());
+  bool scatter = false;
+  for (const auto& k : profile) {
+    CHECK(k.ms >= 0);
+    scatter = scatter || k.name.find("scatter") != std::string::npos;
+  }
+  CHECK(scatter);
+  CHECK(shared_sorter().last_profile().empty());
+}
+
+TEST_CASE("plan, choose and names") {
+  clsort::Sorter& s = shared_sorter();
+  const clsort::DevicePlan plan = s.plan();
+  CHECK_FALSE(plan.tuning_row.empty());
+  CHECK(plan.tuning.find("radix.wg=") != std::string::npos);
+  CHECK_FALSE(plan.automatic.empty());
+  // automatic never picks an algorithm that cannot take n.
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(5000), std::size_t(1) << 21,
+                        clsort::max_n(Algorithm::bitonic) + 1})
+    for (bool values : {false, true}) {
+      const Algorithm a = s.choose(KeyType::f64, n, values);
+      CHECK(a != Algorithm::automatic);
+      CHECK(n <= clsort::max_n(a));
+    }
+  for (Algorithm a : all_algorithms()) CHECK(clsort::parse_algorithm(clsort::to_string(a)) == a);
+  CHECK(std::string(clsort::status_name(CL_OUT_OF_RESOURCES)) == "CL_OUT_OF_RESOURCES");
+  CHECK(clsort::max_n(Algorithm::selection) < clsort::max_n(Algorithm::radix));
+}
+
+// ---- Non-default tuning ------------------------------------------------------------------------------
+
+enum TypeMask : unsigned { kU32 = 1, kF32 = 2, kI64 = 4, kF64 = 8, kAllTypes = 15 };
+
+struct Variant {
+  const char* tuning;
+  Algorithm algorithm;
+  unsigned types;  // which key types run: a program per key width and tuning costs seconds on PoCL
+};
+
+// Each variant reaches a path the device's tuning does not: both radix shapes (radix.cpu) whatever the
+// device, an odd number of radix passes (the result lands in scratch), a top digit narrower than the
+// others, digits of 4+1 and 4+3 bits in the block sort, non-power-of-two blocks, a single work-group or
+// chunk, a global bitonic step at every stride, a tile exactly twice the work-group, selection with one
+// work-item per group, and automatic switching at the extremes. Variants differing only in radix.cpu or
+// radix.groups share their programs.
+const Variant kVariants[] = {
+    {"radix.cpu=0,radix.groups=1", Algorithm::radix, kAllTypes},
+    {"radix.cpu=0,radix.groups=3", Algorithm::radix, kAllTypes},
+    {"radix.cpu=1,radix.groups=1", Algorithm::radix, kAllTypes},
+    {"radix.cpu=1,radix.groups=65536", Algorithm::radix, kAllTypes},
+    {"radix.cpu=0,radix.bits=11", Algorithm::radix, kF32},
+    {"radix.cpu=1,radix.bits=11,radix.groups=3", Algorithm::radix, kF32},
+    {"radix.cpu=0,radix.bits=5,radix.wg=8,radix.items=3,radix.groups=3", Algorithm::radix, kI64},
+    {"radix.cpu=1,radix.bits=5,radix.wg=8,radix.items=3,radix.groups=1", Algorithm::radix, kI64},
+    {"bitonic.tile=2,bitonic.wg=1", Algorithm::bitonic, kF32},
+    {"bitonic.tile=256,bitonic.wg=128", Algorithm::bitonic, kI64},
+    {"bitonic.tile=64,bitonic.wg=8", Algorithm::bitonic, kU32},
+    {"bitonic.tile=32,bitonic.wg=128", Algorithm::bitonic, kF64},  // tile < 2 wg: the library must fix it up
+    {"selection.wg=1", Algorithm::selection, kF64},
+    {"selection.wg=128", Algorithm::selection, kU32},
+    {"auto.small_n=0", Algorithm::automatic, kAllTypes},
+    {"auto.small_n=100000,bitonic.tile=512,bitonic.wg=64", Algorithm::automatic, kF32 | kF64},
+};
+
+template <class K>
+void sort_with_tuning(clsort::Sorter& sorter, const Variant& v, FailureBudget& budget) {
+  const KeyType type = clsort::key_type_of<K>::value;
+  std::vector<std::size_t> sizes{0, 1, 2, 3, 5, 17, 33, 64, 65, 255, 257, 1000, 1025, 4097};
+  if (matrix_max_n(v.algorithm) >= 65537) sizes.push_back(65537);
+  for (std::size_t n : sizes)
+    for (Dist dist : {Dist::random, Dist::few_unique, special_distribution<K>()})
+      for (Order order : both_orders()) {
+        const std::uint64_t seed = seed_for(type, int(dist), n, 9);
+        const std::string what = describe(v.algorithm, type, order, n, dist, seed) + " tuning " + v.tuning;
+        const std::vector<K> keys = make_keys<K>(dist, n, seed);
+        std::vector<K> got = keys;
+        std::string error;
+        try {
+          sorter.sort(got, {order, v.algorithm});
+          error = compare_sorted(reference_sort(keys, order), got);
+          if (error.empty()) {
+            const std::vector<std::uint32_t> perm = sorter.argsort(keys, {order, v.algorithm});
+            error = compare_argsort(keys, reference_argsort(keys, order), perm);
+            if (!error.empty()) error = "argsort: " + error;
+          }
+        } catch (const clsort::Error& e) {
+          error = std::string("threw: ") + e.what();
+        }
+        CHECK_MESSAGE(error.empty(), what << ": " << error);
+        if (!budget.record(error.empty())) FAIL("too many failures");
+      }
+}
+
+TEST_CASE("sorts under non-default tuning") {
+  const clsort::Sorter& base = shared_sorter();
+  FailureBudget budget;
+  for (const Variant& v : kVariants) {
+    // A Sorter per variant on the shared context: the tuning is per Sorter, the programs per context.
+    clsort::Sorter sorter(cl::CommandQueue(base.context(), base.device()));
+    sorter.tune(v.tuning);
+    if (v.types & kU32) sort_with_tuning<std::uint32_t>(sorter, v, budget);
+    if (v.types & kF32) sort_with_tuning<float>(sorter, v, budget);
+    if (v.types & kI64) sort_with_tuning<std::int64_t>(sorter, v, budget);
+    if (v.types & kF64) sort_with_tuning<double>(sorter, v, budget);
+  }
+}
+
+}  // namespace
+}  // namespace clsort_test
