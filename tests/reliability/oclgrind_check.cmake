@@ -1,0 +1,33 @@
+# Runs PROGRAM (with ARGS, a ;-list) under `oclgrind --data-races --uninitialized` and fails on any report.
+# Oclgrind's exit status does not reflect what it found, so its log (--log) must be empty; with
+# EXPECT_REPORTS=ON the opposite is required (the harness's self-check on a broken kernel).
+foreach(var OCLGRIND PROGRAM LOG)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "oclgrind_check.cmake: ${var} is not set")
+  endif()
+endforeach()
+file(REMOVE ${LOG})
+execute_process(COMMAND ${OCLGRIND} --data-races --uninitialized --log ${LOG} ${PROGRAM} ${ARGS}
+                RESULT_VARIABLE rc)
+set(log "")
+if(EXISTS ${LOG})
+  file(READ ${LOG} log)
+endif()
+string(STRIP "${log}" log)
+if(EXPECT_REPORTS)
+  if(log STREQUAL "")
+    message(FATAL_ERROR "Oclgrind reported nothing on a kernel with a race and an out-of-bounds write: "
+                        "the harness cannot see errors (exit status ${rc})")
+  endif()
+  message(STATUS "Oclgrind reported the seeded errors, as it should")
+  return()
+endif()
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${PROGRAM} ${ARGS} exited with ${rc} under Oclgrind\n${log}")
+endif()
+if(NOT log STREQUAL "")
+  string(LENGTH "${log}" length)
+  string(SUBSTRING "${log}" 0 6000 head)
+  message(FATAL_ERROR "Oclgrind reported errors (${length} bytes in ${LOG}), the first:\n${head}")
+endif()
+message(STATUS "Oclgrind: no reports")

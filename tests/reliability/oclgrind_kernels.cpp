@@ -1,0 +1,181 @@
+// Drives every kernel through Oclgrind's checker: one algorithm shape per run (argv[1]), every key type,
+// both orders, keys only (device buffer) and by key (4-byte values on the host, 8-byte on the device),
+// with tuning small enough that a few hundred keys span several work-groups. Run under
+// `oclgrind --data-races --uninitialized` by oclgrind_check.cmake, which fails on any Oclgrind report.
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "reference.hpp"
+
+namespace {
+
+using namespace reliability;
+
+struct Config {
+  const char* name;
+  Algorithm algorithm;
+  const char* tuning;
+  std::vector<std::size_t> sizes;
+  std::size_t every_type;  // the first sizes run every type and order; the rest one per key width
+};
+
+// Sizes reach: 2 keys; a single partial block or tile; several groups with several blocks each and a
+// partial last block (radix: block = wg * items); bitonic stages beyond the tile (global steps plus
+// local merges) with n not a power of two; selection's partial last tile.
+const Config kConfigs[] = {
+    // 4-bit digits keep the per-digit scans short (Oclgrind runs each work-item of each of them).
+    {"radix_gpu",
+     Algorithm::radix,
+     "radix.cpu=0 radix.bits=4 radix.wg=16 radix.items=2 radix.groups=4",
+     {29, 300},
+     1},
+    // The default 8-bit digits: two 4-bit splits per pass in the scatter.
+    {"radix_gpu_bits8",
+     Algorithm::radix,
+     "radix.cpu=0 radix.bits=8 radix.wg=8 radix.items=2 radix.groups=3",
+     {61},
+     0},
+    // 5-bit digits: the splits run 4 + 1 bits, and the top digit is narrower (32 = 6 * 5 + 2); at 221 keys
+    // 10 groups of 8 work-items, so the scan of each digit's counts takes two rounds.
+    {"radix_gpu_odd",
+     Algorithm::radix,
+     "radix.cpu=0 radix.bits=5 radix.wg=8 radix.items=3 radix.groups=16",
+     {7, 221},
+     1},
+    {"radix_cpu", Algorithm::radix, "radix.cpu=1 radix.bits=8 radix.groups=4", {2, 300}, 2},
+    // The CPU shape splits into chunks of at least 16384 keys: 16384 + 7 makes two.
+    {"radix_cpu_chunks", Algorithm::radix, "radix.cpu=1 radix.bits=8 radix.groups=4", {16384 + 7}, 0},
+    {"bitonic", Algorithm::bitonic, "bitonic.wg=8 bitonic.tile=32", {2, 17, 300}, 2},
+    {"selection", Algorithm::selection, "selection.wg=16", {2, 9, 100}, 2},
+    {"automatic",
+     Algorithm::automatic,
+     "bitonic.wg=8 bitonic.tile=32 auto.small_n=32 radix.cpu=0 radix.bits=4 "
+     "radix.wg=16 radix.items=2 radix.groups=4",
+     {20, 70},
+     1},
+};
+
+int failures = 0;
+std::vector<cl::Buffer>* buffers;  // every buffer made, kept to the end: see main()
+
+void report(const std::string& what, const std::string& error) {
+  if (error.empty()) return;
+  std::fprintf(stderr, "FAIL %s: %s\n", what.c_str(), error.c_str());
+  ++failures;
+}
+
+void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std::size_t n,
+         std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const Dist dist = type == KeyType::f32 || type == KeyType::f64 ? Dist::specials : Dist::few_unique;
+  const std::vector<std::uint64_t> keys = make_keys(type, dist, n, rng);
+  const clsort::Options options{order, c.algorithm};
+  const std::string what = std::string(c.name) + " " + clsort::to_string(type) + " " +
+                           clsort::to_string(order) + " n=" + std::to_string(n);
+  const unsigned kb = width(type);
+  const cl::CommandQueue& q = sorter.queue();
+
+  {  // Keys only, in a device buffer with room past n that must stay untouched.
+    std::vector<unsigned char> bytes = pack(type, keys);
+    const std::size_t tail = 3 * kb;
+    bytes.resize(bytes.size() + tail, 0xA5);
+    cl::Buffer buf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
+    buffers->push_back(buf);
+    sorter.sort_buffer(type, buf, nullptr, 0, n, options, {}).wait();
+    std::vector<unsigned char> out(bytes.size());
+    q.enqueueReadBuffer(buf, CL_TRUE, 0, out.size(), out.data());
+    report(what + " keys", check_keys(type, order, keys, unpack(type, out.data(), n)));
+    if (!std::equal(out.end() - tail, out.end(), bytes.end() - tail))
+      report(what + " keys", "bytes past n changed");
+  }
+  {  // By key, 4-byte values, through the host path.
+    std::vector<unsigned char> k = pack(type, keys), v = make_values(n, 4, rng);
+    const std::vector<unsigned char> v0 = v;
+    sorter.sort_host(type, k.data(), n, v.data(), 4, options);
+    report(what + " by key (4)",
+           check_pairs(type, order, keys, unpack(type, k.data(), n), value_indices(v, 4)));
+    report(what + " by key (4)", check_values_follow(v0, v, 4));
+  }
+  {  // By key, 8-byte values, in device buffers.
+    const std::vector<unsigned char> k = pack(type, keys), v = make_values(n, 8, rng);
+    cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(),
+                    const_cast<unsigned char*>(k.data()));
+    cl::Buffer vbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size(),
+                    const_cast<unsigned char*>(v.data()));
+    buffers->push_back(kbuf);
+    buffers->push_back(vbuf);
+    sorter.sort_buffer(type, kbuf, &vbuf, 8, n, options, {}).wait();
+    std::vector<unsigned char> ko(k.size()), vo(v.size());
+    q.enqueueReadBuffer(kbuf, CL_TRUE, 0, ko.size(), ko.data());
+    q.enqueueReadBuffer(vbuf, CL_TRUE, 0, vo.size(), vo.data());
+    report(what + " by key (8)",
+           check_pairs(type, order, keys, unpack(type, ko.data(), n), value_indices(vo, 8)));
+    report(what + " by key (8)", check_values_follow(v, vo, 8));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: %s <config> [key type]\nconfigs:", argv[0]);
+    for (const Config& c : kConfigs) std::fprintf(stderr, " %s", c.name);
+    std::fprintf(stderr, "\n");
+    return 2;
+  }
+  const Config* config = nullptr;
+  for (const Config& c : kConfigs)
+    if (argv[1] == std::string(c.name)) config = &c;
+  if (!config) {
+    std::fprintf(stderr, "unknown config '%s'\n", argv[1]);
+    return 2;
+  }
+  try {
+    // Under the oclgrind wrapper its simulator is the only platform; refuse to pass silently elsewhere.
+    const cl::Device device = clsort::all_devices().at(0);
+    const std::string name = device.getInfo<CL_DEVICE_NAME>();
+    if (name.find("Oclgrind") == std::string::npos && !std::getenv("CLSORT_OCLGRIND_ANY_DEVICE")) {
+      std::fprintf(stderr,
+                   "not running under oclgrind (device '%s'); set CLSORT_OCLGRIND_ANY_DEVICE=1 to "
+                   "run anyway\n",
+                   name.c_str());
+      return 1;
+    }
+    // Oclgrind 21.10's --uninitialized loses track of what a kernel wrote to a buffer that reuses the
+    // memory of a freed, smaller one, and then reports reads of it (a false positive; a plain OpenCL
+    // program that frees an 80-byte buffer and fills a 960-byte one shows it). So nothing is freed until
+    // the end: each case gets its own Sorter (its own scratch; programs are shared through the context),
+    // and every Sorter and buffer lives to the end of the run.
+    const cl::Context context(device);
+    const cl::CommandQueue queue(context, device);
+    std::printf("%s on '%s': %s\n", config->name, name.c_str(), config->tuning);
+    std::vector<std::unique_ptr<clsort::Sorter>> sorters;
+    std::vector<cl::Buffer> kept;
+    buffers = &kept;
+    std::uint64_t seed = 0xC150A7;
+    int cases = 0;
+    // Oclgrind is slow: the larger sizes run for one type per key width (f32 ascending, i64 descending),
+    // the smaller ones for every type and order (the kernels take the key kind as an argument).
+    for (std::size_t i = 0; i < config->sizes.size(); ++i) {
+      const bool largest = i >= config->every_type;
+      for (KeyType type : all_types()) {
+        if (largest && type != KeyType::f32 && type != KeyType::i64) continue;
+        if (argc == 3 && argv[2] != std::string(clsort::to_string(type))) continue;
+        for (Order order : {Order::ascending, Order::descending}) {
+          if (largest && (type == KeyType::f32) != (order == Order::ascending)) continue;
+          sorters.push_back(std::make_unique<clsort::Sorter>(queue));
+          sorters.back()->tune(config->tuning);
+          run(*sorters.back(), *config, type, order, config->sizes[i], ++seed);
+          ++cases;
+        }
+      }
+    }
+    std::printf("%d cases x 3 modes, %d failures\n", cases, failures);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "FAIL: %s\n", e.what());
+    return 1;
+  }
+  return failures ? 1 : 0;
+}
