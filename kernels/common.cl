@@ -35,6 +35,10 @@ typedef uint value_t;
 #error "VALUE_BYTES must be 0, 4 or 8"
 #endif
 
+// Helpers that must be inlined: PoCL leaves larger functions as calls, and a call in a kernel body keeps
+// its work-item loops from being vectorized.
+#define INLINE inline __attribute__((always_inline))
+
 // Key kinds, a run-time argument so one program serves int, uint and float keys of one width.
 #define KIND_UNSIGNED 0u
 #define KIND_SIGNED 1u

@@ -124,6 +124,12 @@ bool to_options(clsort_flags flags, clsort::Options* out) {
     case CLSORT_ALGORITHM_SELECTION:
       out->algorithm = clsort::Algorithm::selection;
       return true;
+    case CLSORT_ALGORITHM_ODD_EVEN:
+      out->algorithm = clsort::Algorithm::odd_even;
+      return true;
+    case CLSORT_ALGORITHM_MERGE:
+      out->algorithm = clsort::Algorithm::merge;
+      return true;
   }
   return false;
 }

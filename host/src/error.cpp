@@ -94,6 +94,10 @@ const char* to_string(Algorithm a) noexcept {
       return "bitonic";
     case Algorithm::selection:
       return "selection";
+    case Algorithm::odd_even:
+      return "odd_even";
+    case Algorithm::merge:
+      return "merge";
   }
   return "?";
 }
@@ -121,10 +125,12 @@ const char* to_string(Order o) noexcept {
 }
 
 Algorithm parse_algorithm(const std::string& name) {
-  for (Algorithm a : {Algorithm::automatic, Algorithm::radix, Algorithm::bitonic, Algorithm::selection})
+  for (Algorithm a : {Algorithm::automatic, Algorithm::radix, Algorithm::bitonic, Algorithm::selection,
+                      Algorithm::odd_even, Algorithm::merge})
     if (name == to_string(a)) return a;
   detail::throw_argument_error(
-      "algorithm", "unknown algorithm '" + name + "' (expected automatic, radix, bitonic or selection)");
+      "algorithm",
+      "unknown algorithm '" + name + "' (expected automatic, radix, bitonic, selection, odd_even or merge)");
 }
 
 std::size_t key_size(KeyType t) noexcept {

@@ -15,6 +15,9 @@ namespace {
 constexpr std::size_t kMaxRadix = std::numeric_limits<std::uint32_t>::max();
 constexpr std::size_t kMaxBitonic = std::size_t(1) << 31;  // its virtual size 2^k must fit in 32 bits
 constexpr std::size_t kMaxSelection = std::size_t(1) << 20;
+// Odd-even transposition runs one launch per tile (O(n) phases, O(n^2 / tile) work).
+constexpr std::size_t kMaxOddEven = std::size_t(1) << 20;
+constexpr std::size_t kMaxMerge = std::size_t(1) << 31;  // run pairs of width 2^31 must fit in 32 bits
 
 unsigned kind_of(KeyType t) {
   switch (t) {
@@ -75,6 +78,10 @@ std::size_t max_n(Algorithm a) noexcept {
   switch (a) {
     case Algorithm::selection:
       return kMaxSelection;
+    case Algorithm::odd_even:
+      return kMaxOddEven;
+    case Algorithm::merge:
+      return kMaxMerge;
     case Algorithm::bitonic:
       return kMaxBitonic;
     case Algorithm::automatic:
@@ -225,6 +232,12 @@ cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Bu
         break;
       case Algorithm::selection:
         detail::selection_sort(run);
+        break;
+      case Algorithm::odd_even:
+        detail::odd_even_sort(run);
+        break;
+      case Algorithm::merge:
+        detail::merge_sort(run);
         break;
       case Algorithm::automatic:
         break;

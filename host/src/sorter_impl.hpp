@@ -93,6 +93,8 @@ inline std::size_t round_up(std::size_t v, std::size_t m) {
 void radix_sort(Run& run);
 void bitonic_sort(Run& run);
 void selection_sort(Run& run);
+void odd_even_sort(Run& run);
+void merge_sort(Run& run);
 
 }  // namespace detail
 }  // namespace clsort

@@ -26,9 +26,13 @@ const Row k_table[] = {
     // CPU devices (PoCL, Intel's CPU runtime): work-groups run on one core each and barriers are loops
     // over work-items, so fewer, larger work-groups with more keys per work-item.
     {"", "cpu", "",
-     "radix.cpu=1 radix.groups=32 radix.wg=64 radix.items=15 bitonic.wg=64 bitonic.tile=4096 selection.wg=64",
+     "radix.cpu=1 radix.groups=32 radix.wg=64 radix.items=15 bitonic.wg=64 bitonic.tile=8192 selection.wg=64"
+     // Comparison sorts: the CPU shapes (vector loops per tile, sequential merges per chunk).
+     " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512",
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 65 Mkeys/s at 2^20 (5.7x std::sort in the same run)"},
-    {"nvidia", "gpu", "", "radix.wg=256 radix.items=15 bitonic.wg=256 bitonic.tile=2048 selection.wg=256",
+    {"nvidia", "gpu", "",
+     "radix.wg=256 radix.items=15 bitonic.wg=256 bitonic.tile=2048 selection.wg=256"
+     " bitonic.steps=4 selection.items=8 merge.wg=256 merge.items=8 odd_even.wg=256 odd_even.tile=1024",
      "H100 2026-11-22: radix u32 9.9 Gkeys/s at 2^24, 11.3 at 2^26 (items=8: 7.5, 7.6; wg=512: 7.5)"},
     {"advanced micro devices", "gpu", "", "radix.wg=256 radix.items=4 bitonic.wg=256 bitonic.tile=2048",
      "not measured (no AMD GPU available)"},
@@ -57,7 +61,11 @@ std::string Tuning::describe() const {
   std::ostringstream s;
   s << "radix.bits=" << radix_bits << " radix.wg=" << radix_wg << " radix.items=" << radix_items
     << " radix.groups=" << radix_groups << " radix.cpu=" << radix_cpu << " bitonic.wg=" << bitonic_wg
-    << " bitonic.tile=" << bitonic_tile << " selection.wg=" << selection_wg << " auto.small_n=" << small_n;
+    << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
+    << " bitonic.cpu=" << bitonic_cpu << " selection.wg=" << selection_wg
+    << " selection.items=" << selection_items << " merge.wg=" << merge_wg << " merge.items=" << merge_items
+    << " merge.cpu=" << merge_cpu << " merge.chunk=" << merge_chunk << " odd_even.wg=" << odd_even_wg
+    << " odd_even.tile=" << odd_even_tile << " auto.small_n=" << small_n;
   return s.str();
 }
 
@@ -104,8 +112,35 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
       if (!is_pow2(value) || value < 2 || value > 65536)
         throw_argument_error(source, "bitonic.tile must be a power of two in 2..65536");
       bitonic_tile = unsigned(value);
+    } else if (name == "bitonic.steps") {
+      if (value < 1 || value > 6) throw_argument_error(source, "bitonic.steps must be 1..6");
+      bitonic_steps = unsigned(value);
+    } else if (name == "bitonic.cpu") {
+      if (value > 1) throw_argument_error(source, "bitonic.cpu must be 0 or 1");
+      bitonic_cpu = unsigned(value);
     } else if (name == "selection.wg") {
       pow2(selection_wg);
+    } else if (name == "selection.items") {
+      if (value < 1 || value > 16) throw_argument_error(source, "selection.items must be 1..16");
+      selection_items = unsigned(value);
+    } else if (name == "merge.wg") {
+      pow2(merge_wg);
+    } else if (name == "merge.items") {
+      if (value < 1 || value > 32) throw_argument_error(source, "merge.items must be 1..32");
+      merge_items = unsigned(value);
+    } else if (name == "merge.cpu") {
+      if (value > 1) throw_argument_error(source, "merge.cpu must be 0 or 1");
+      merge_cpu = unsigned(value);
+    } else if (name == "merge.chunk") {
+      if (!is_pow2(value) || value < 16 || value > (1u << 20))
+        throw_argument_error(source, "merge.chunk must be a power of two in 16..2^20");
+      merge_chunk = unsigned(value);
+    } else if (name == "odd_even.wg") {
+      pow2(odd_even_wg);
+    } else if (name == "odd_even.tile") {
+      if (!is_pow2(value) || value < 2 || value > 65536)
+        throw_argument_error(source, "odd_even.tile must be a power of two in 2..65536");
+      odd_even_tile = unsigned(value);
     } else if (name == "auto.small_n") {
       small_n = value;
     } else {
@@ -155,12 +190,41 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
   while (radix_bytes() > budget && t.radix_bits > 4) --t.radix_bits;
 
   const unsigned index_bytes = value_bytes ? 4 : 0;
-  if (t.bitonic_tile < 2 * t.bitonic_wg) t.bitonic_tile = 2 * t.bitonic_wg;
-  while (std::size_t(t.bitonic_tile) * (key_bytes + index_bytes) > budget && t.bitonic_tile > 2) {
-    t.bitonic_tile /= 2;
-    if (t.bitonic_wg > t.bitonic_tile / 2) t.bitonic_wg = t.bitonic_tile / 2;
+  if (t.bitonic_cpu) {
+    // One work-item per tile; a tile holds at least two vectors of the widest (16-lane) kind.
+    t.bitonic_tile = std::max(t.bitonic_tile, 32u);
+    while (std::size_t(t.bitonic_tile) * (key_bytes + index_bytes) > budget && t.bitonic_tile > 32)
+      t.bitonic_tile /= 2;
+  } else {
+    if (t.bitonic_tile < 2 * t.bitonic_wg) t.bitonic_tile = 2 * t.bitonic_wg;
+    // The local kernels hold tile/wg elements per work-item in registers: at most 64.
+    if (t.bitonic_tile > 64 * t.bitonic_wg) t.bitonic_tile = 64 * t.bitonic_wg;
+    while (std::size_t(t.bitonic_tile + t.bitonic_tile / 32) * (key_bytes + index_bytes) > budget &&
+           t.bitonic_tile > 2) {
+      t.bitonic_tile /= 2;
+      if (t.bitonic_wg > t.bitonic_tile / 2) t.bitonic_wg = t.bitonic_tile / 2;
+    }
   }
   while (std::size_t(t.selection_wg) * key_bytes > budget && t.selection_wg > 1) t.selection_wg /= 2;
+
+  // Merge: the GPU shape keeps a tile of keys, values and source positions in local memory; the CPU
+  // shape two chunks of keys and values (it merges back and forth).
+  clamp_wg(t.merge_wg);
+  const std::size_t merge_bytes = key_bytes + value_bytes + (value_bytes ? 4 : 0);
+  while (std::size_t(t.merge_wg) * t.merge_items * merge_bytes > budget && t.merge_items > 1) --t.merge_items;
+  while (std::size_t(t.merge_wg) * t.merge_items * merge_bytes > budget && t.merge_wg > 1) t.merge_wg /= 2;
+  while (2 * std::size_t(t.merge_chunk) * (key_bytes + value_bytes) > budget && t.merge_chunk > 16)
+    t.merge_chunk /= 2;
+
+  // Odd-even: the tile sort holds a tile, the merge-split two tiles plus source positions; a tile is at
+  // least one pair per work-item.
+  clamp_wg(t.odd_even_wg);
+  if (t.odd_even_tile < 2 * t.odd_even_wg) t.odd_even_tile = 2 * t.odd_even_wg;
+  while (2 * std::size_t(t.odd_even_tile) * (key_bytes + value_bytes + (value_bytes ? 4 : 0)) > budget &&
+         t.odd_even_tile > 2) {
+    t.odd_even_tile /= 2;
+    if (t.odd_even_wg > t.odd_even_tile / 2) t.odd_even_wg = t.odd_even_tile / 2;
+  }
   return t;
 }
 

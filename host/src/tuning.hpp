@@ -19,8 +19,17 @@ struct Tuning {
   unsigned radix_cpu = 0;        // 1: the CPU shape (one serial counting sort per work-item chunk)
   unsigned bitonic_wg = 256;
   unsigned bitonic_tile = 2048;  // elements sorted in local memory by one work-group
+  unsigned bitonic_steps = 4;    // global steps fused per launch (2^steps elements per work-item)
+  unsigned bitonic_cpu = 0;      // 1: the CPU shape (a work-item per tile, steps as vector loops)
   unsigned selection_wg = 256;
-  std::size_t small_n = 2048;  // automatic: up to this n, one work-group's bitonic sort; radix above
+  unsigned selection_items = 4;  // keys ranked per work-item (each local load serves that many)
+  unsigned merge_wg = 256;
+  unsigned merge_items = 8;      // keys per work-item (tile = merge.wg * merge.items)
+  unsigned merge_cpu = 0;        // 1: the CPU shape (sequential merges, one work-item per chunk)
+  unsigned merge_chunk = 16384;  // CPU shape: keys per work-item
+  unsigned odd_even_wg = 256;
+  unsigned odd_even_tile = 1024;  // keys one work-group sorts by element phases
+  std::size_t small_n = 2048;     // automatic: up to this n, one work-group's bitonic sort; radix above
 
   /// "radix.bits=8 radix.wg=256 ..." in the syntax apply() reads.
   std::string describe() const;

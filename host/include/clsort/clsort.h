@@ -93,6 +93,10 @@ typedef unsigned int clsort_flags;
 #define CLSORT_ALGORITHM_BITONIC (2u << 4)
 /** Parallel selection (rank) sort, O(n^2), n <= 2^20. */
 #define CLSORT_ALGORITHM_SELECTION (3u << 4)
+/** Odd-even transposition sort (tiles, then one launch per block phase), n <= 2^20. */
+#define CLSORT_ALGORITHM_ODD_EVEN (4u << 4)
+/** Stable merge sort (tile sort, then merge-path merge passes). */
+#define CLSORT_ALGORITHM_MERGE (5u << 4)
 /** The bits of flags that select the algorithm. */
 #define CLSORT_ALGORITHM_MASK (0xfu << 4)
 

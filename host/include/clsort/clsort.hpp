@@ -36,8 +36,9 @@ namespace clsort {
 /// The order of the result: ascending by value, or its exact reverse.
 enum class Order { ascending, descending };
 
-/// Which sorting algorithm runs. `automatic` picks by n, key type and device class.
-enum class Algorithm { automatic, radix, bitonic, selection };
+/// Which sorting algorithm runs. `automatic` picks by n, key type and device class; it never picks
+/// odd_even (O(n) phases) or selection (O(n^2) work).
+enum class Algorithm { automatic, radix, bitonic, selection, odd_even, merge };
 
 /// How one call sorts.
 struct Options {
@@ -85,7 +86,8 @@ const char* status_name(cl_int status) noexcept;
 const char* to_string(Algorithm a) noexcept;
 const char* to_string(KeyType t) noexcept;
 const char* to_string(Order o) noexcept;
-/// Parses "automatic", "radix", "bitonic", "selection"; throws Error naming the text otherwise.
+/// Parses "automatic", "radix", "bitonic", "selection", "odd_even", "merge"; throws Error naming the
+/// text otherwise.
 Algorithm parse_algorithm(const std::string& name);
 
 /// Every device of every platform, in platform order.
@@ -132,7 +134,7 @@ struct key_type_of<double> : std::integral_constant<KeyType, KeyType::f64> {};
 
 std::size_t key_size(KeyType t) noexcept;
 
-/// The largest n each algorithm accepts (selection sort is O(n^2)).
+/// The largest n each algorithm accepts (selection sort is O(n^2), odd-even takes one launch per tile).
 std::size_t max_n(Algorithm a) noexcept;
 
 /// Sorts on one OpenCL device. A Sorter may be used from one thread at a time; separate Sorters, also on

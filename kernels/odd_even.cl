@@ -1,0 +1,130 @@
+// Odd-even transposition sort: tiles of ODD_EVEN_TILE keys sorted in local memory by element phases
+// (even then odd neighbour pairs, one barrier each), then, for n beyond one tile, the same algorithm over
+// tiles (Baudet and Stevenson's odd-even merge-split): in block phase p the tile pairs (2i + p%2,
+// 2i + p%2 + 1) are merged and split, the lower half staying left. As many block phases as tiles sort.
+//
+// Only neighbours strictly out of order are exchanged and merges take the left tile's key on ties, so
+// equal keys never pass each other: the sort is stable and values travel with their keys. Positions past
+// n are padded with the largest key in local memory only; pads never move before a real key.
+
+#ifndef ODD_EVEN_WG
+#define ODD_EVEN_WG 256
+#endif
+#ifndef ODD_EVEN_TILE
+#define ODD_EVEN_TILE 1024  // a multiple of 2 * ODD_EVEN_WG
+#endif
+#define ODD_EVEN_ITEMS (2 * ODD_EVEN_TILE / ODD_EVEN_WG)  // outputs per work-item of a merge-split
+
+#if VALUE_BYTES != 0
+#define VALUE_PARAM , global value_t *values
+#else
+#define VALUE_PARAM
+#endif
+
+// Encodes and sorts each tile by m element phases (m = the tile's real keys); decodes if it is the sort.
+kernel __attribute__((reqd_work_group_size(ODD_EVEN_WG, 1, 1))) void odd_even_local(
+    global ukey_t* keys VALUE_PARAM, uint n, uint kind, uint descending, uint decode) {
+  local ukey_t lk[ODD_EVEN_TILE];
+#if VALUE_BYTES != 0
+  local value_t lv[ODD_EVEN_TILE];
+#endif
+  const uint lid = get_local_id(0), base = get_group_id(0) * ODD_EVEN_TILE;
+  const uint m = min((uint)ODD_EVEN_TILE, n - base);
+  for (uint j = lid; j < ODD_EVEN_TILE; j += ODD_EVEN_WG) {
+    lk[j] = j < m ? encode_key(keys[base + j], kind, descending) : KEY_MAX;
+#if VALUE_BYTES != 0
+    if (j < m) lv[j] = values[base + j];
+#endif
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint phase = 0; phase < m; ++phase) {
+    for (uint t = lid; t < ODD_EVEN_TILE / 2; t += ODD_EVEN_WG) {
+      const uint i = 2 * t + (phase & 1u);
+      if (i + 1 < m) {
+        const ukey_t a = lk[i], b = lk[i + 1];
+        if (a > b) {
+          lk[i] = b;
+          lk[i + 1] = a;
+#if VALUE_BYTES != 0
+          const value_t va = lv[i];
+          lv[i] = lv[i + 1];
+          lv[i + 1] = va;
+#endif
+        }
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (uint j = lid; j < m; j += ODD_EVEN_WG) {
+    keys[base + j] = decode ? decode_key(lk[j], kind, descending) : lk[j];
+#if VALUE_BYTES != 0
+    values[base + j] = lv[j];
+#endif
+  }
+}
+
+// How many of the first `diag` outputs of the stable merge of a[0, na) and b[0, nb) come from a.
+INLINE uint odd_even_path(local const ukey_t* a, uint na, local const ukey_t* b, uint nb, uint diag) {
+  uint lo = diag > nb ? diag - nb : 0u, hi = min(diag, na);
+  while (lo < hi) {
+    const uint mid = (lo + hi) >> 1;
+    if (a[mid] <= b[diag - 1u - mid])
+      lo = mid + 1u;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// Block phase `phase`: work-group i merges tiles 2i + phase%2 and the next one (if it has keys) and
+// writes the lowest ODD_EVEN_TILE keys back to the left tile, the rest to the right one.
+kernel __attribute__((reqd_work_group_size(ODD_EVEN_WG, 1, 1))) void odd_even_merge_split(
+    global ukey_t* keys VALUE_PARAM, uint n, uint phase) {
+  local ukey_t lk[2 * ODD_EVEN_TILE];
+#if VALUE_BYTES != 0
+  local value_t lv[2 * ODD_EVEN_TILE];
+  local uint lo[2 * ODD_EVEN_TILE];
+#endif
+  const uint lid = get_local_id(0);
+  const uint base = (2 * get_group_id(0) + (phase & 1u)) * ODD_EVEN_TILE;
+  if (base + ODD_EVEN_TILE >= n) return;  // no right tile: uniform across the work-group
+  const uint count = min(2u * ODD_EVEN_TILE, n - base), nb = count - ODD_EVEN_TILE;
+  for (uint j = lid; j < count; j += ODD_EVEN_WG) {
+    lk[j] = keys[base + j];
+#if VALUE_BYTES != 0
+    lv[j] = values[base + j];
+#endif
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  ukey_t k[ODD_EVEN_ITEMS];
+  uint o[ODD_EVEN_ITEMS];
+  const uint first = lid * ODD_EVEN_ITEMS;
+  local const ukey_t* a = lk;
+  local const ukey_t* b = lk + ODD_EVEN_TILE;
+  uint i = odd_even_path(a, ODD_EVEN_TILE, b, nb, min(first, count));
+  uint j = min(first, count) - i;
+  for (uint e = 0; e < ODD_EVEN_ITEMS; ++e) {
+    const ukey_t ka = i < ODD_EVEN_TILE ? a[i] : KEY_MAX, kb = j < nb ? b[j] : KEY_MAX;
+    const bool take_a = i < ODD_EVEN_TILE && (j >= nb || ka <= kb);
+    k[e] = take_a ? ka : kb;
+    o[e] = take_a ? i : ODD_EVEN_TILE + j;
+    i += take_a;
+    j += !take_a;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint e = 0; e < ODD_EVEN_ITEMS; ++e) {
+    if (first + e < count) {
+      lk[first + e] = k[e];
+#if VALUE_BYTES != 0
+      lo[first + e] = o[e];
+#endif
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint q = lid; q < count; q += ODD_EVEN_WG) {
+    keys[base + q] = lk[q];
+#if VALUE_BYTES != 0
+    values[base + q] = lv[lo[q]];  // lv still holds the loaded order
+#endif
+  }
+}
