@@ -1,24 +1,92 @@
-// Bitonic sort driver: tiles sorted in local memory, then per merge stage the global (K, L) steps whose
-// pairs span tiles, finished by a local-memory kernel (kernels/bitonic.cl). By-key sorts carry input
-// indices for stability and gather the values at the end.
+// Bitonic sort driver: tiles sorted in local memory, then per merge stage the steps whose pairs span tiles,
+// several per global launch (kernels/bitonic.cl), finished by a local-memory kernel. Keys are encoded by
+// the first kernel and decoded by the last. By-key sorts carry input indices and gather values at the end.
 #include "sorter_impl.hpp"
 
 namespace clsort::detail {
 
+namespace {
+
+unsigned log2_of(std::size_t v) {
+  unsigned b = 0;
+  while ((std::size_t(1) << b) < v) ++b;
+  return b;
+}
+
+// Groups of k fused steps with lowest mask bit lo: group t starts at x0 = t with k zero bits inserted at
+// bit lo. Groups with x0 >= n hold only +inf, so launches end at the last group with x0 below n.
+std::size_t live_groups(std::size_t n, unsigned lo, unsigned k) {
+  std::size_t last = n - 1;
+  const std::size_t low = (std::size_t(1) << lo) - 1, field = ((std::size_t(1) << k) - 1) << lo;
+  if (last & field) last = (last & ~(field | low)) | low;
+  return ((last >> (lo + k)) << lo | (last & low)) + 1;
+}
+
+// The CPU shape: one work-item per chunk of `tile` elements in local memory, steps as vector loops.
+void bitonic_sort_cpu(Run& run, const Tuning& t) {
+  const std::string defines =
+      "-DBITONIC_CPU=1 -DBITONIC_WG=1 -DBITONIC_TILE=" + std::to_string(t.bitonic_tile);
+  const unsigned vb = run.value_bytes;
+  cl::Kernel local = run.kernel("bitonic.cl", "bitonic_cpu_local", defines, vb);
+  cl::Kernel global = run.kernel("bitonic.cl", "bitonic_cpu_global", defines, vb);
+  cl::Kernel gather;
+  cl::Buffer index, values_tmp;
+  if (run.values) {
+    gather = run.kernel("bitonic.cl", "util_gather", defines, vb);
+    index = run.scratch(kScratchIndex, std::size_t(run.n) * 4);
+    values_tmp = run.scratch(kScratchValues, std::size_t(run.n) * vb);
+  }
+  const cl_uint n = run.n, kind = run.kind, descending = run.descending, tile = t.bitonic_tile;
+  const unsigned tile_bits = log2_of(tile), total_bits = log2_of(n);
+  const std::size_t chunks = (std::size_t(n) + tile - 1) / tile;
+  // Runs of a fused global group stay at least 16 elements long, a whole vector of any width.
+  const unsigned max_k = std::max(1u, std::min(t.bitonic_steps, tile_bits - 4));
+  auto bind = [&](cl::Kernel& k, auto... rest) {
+    if (run.values)
+      set_args(k, run.keys, index, rest...);
+    else
+      set_args(k, run.keys, rest...);
+  };
+  bind(local, n, kind, descending, cl_uint(1), cl_uint(total_bits <= tile_bits));
+  run.launch(local, chunks, 1, "bitonic_cpu_local");
+  for (unsigned bits = tile_bits + 1; bits <= total_bits; ++bits) {
+    const cl_uint size = cl_uint(std::size_t(1) << bits);
+    const unsigned global_steps = bits - tile_bits;
+    for (unsigned done = 0; done < global_steps;) {
+      const cl_uint k = std::min(max_k, global_steps - done);
+      const cl_uint lo = bits - done - k, flip = done == 0;
+      bind(global, n, size, lo, k, flip);
+      const std::size_t run_length = tile >> k;  // each work-item takes run_length consecutive groups
+      run.launch(global, (live_groups(n, lo, k) + run_length - 1) / run_length, 1, "bitonic_cpu_global");
+      done += k;
+    }
+    bind(local, n, kind, descending, cl_uint(0), cl_uint(bits == total_bits));
+    run.launch(local, chunks, 1, "bitonic_cpu_local");
+  }
+  if (run.values) {
+    run.copy(*run.values, values_tmp, std::size_t(n) * vb, "copy values");
+    set_args(gather, values_tmp, index, *run.values, n);
+    run.launch(gather, n, 64, "util_gather");
+  }
+}
+
+}  // namespace
+
 void bitonic_sort(Run& run) {
   const Tuning t = run.tuning();
+  if (t.bitonic_cpu) return bitonic_sort_cpu(run, t);
   const std::string defines =
       "-DBITONIC_WG=" + std::to_string(t.bitonic_wg) + " -DBITONIC_TILE=" + std::to_string(t.bitonic_tile);
   const unsigned vb = run.value_bytes;
-  cl::Kernel encode = run.kernel("bitonic.cl", "util_encode", defines, vb);
-  cl::Kernel decode = run.kernel("bitonic.cl", "util_decode", defines, vb);
   cl::Kernel sort_local = run.kernel("bitonic.cl", "bitonic_sort_local", defines, vb);
   cl::Kernel merge_local = run.kernel("bitonic.cl", "bitonic_merge_local", defines, vb);
-  cl::Kernel step = run.kernel("bitonic.cl", "bitonic_step", defines, vb);
-  cl::Kernel iota, gather;
+  const unsigned max_k = std::max(1u, std::min(6u, t.bitonic_steps));
+  std::vector<cl::Kernel> global(max_k + 1);
+  for (unsigned k = 1; k <= max_k; ++k)
+    global[k] = run.kernel("bitonic.cl", "bitonic_global_" + std::to_string(k), defines, vb);
+  cl::Kernel gather;
   cl::Buffer index, values_tmp;
   if (run.values) {
-    iota = run.kernel("bitonic.cl", "util_iota", defines, vb);
     gather = run.kernel("bitonic.cl", "util_gather", defines, vb);
     index = run.scratch(kScratchIndex, std::size_t(run.n) * 4);
     values_tmp = run.scratch(kScratchValues, std::size_t(run.n) * vb);
@@ -26,39 +94,35 @@ void bitonic_sort(Run& run) {
 
   const cl_uint n = run.n, kind = run.kind, descending = run.descending;
   const cl_uint wg = t.bitonic_wg, tile = t.bitonic_tile;
-  const std::size_t util_wg = wg;
-  cl_uint size_pow2 = 1;
-  while (size_pow2 < n) size_pow2 <<= 1;
+  const unsigned tile_bits = log2_of(tile), total_bits = log2_of(n);
   const std::size_t tiles = (std::size_t(n) + tile - 1) / tile;
+  const std::size_t global_wg = std::min<std::size_t>(t.bitonic_wg, 256);
 
-  set_args(encode, run.keys, n, kind, descending);
-  run.launch(encode, n, util_wg, "util_encode");
-  if (run.values) {
-    set_args(iota, index, n);
-    run.launch(iota, n, util_wg, "util_iota");
-  }
   auto bind = [&](cl::Kernel& k, auto... rest) {
     if (run.values)
       set_args(k, run.keys, index, rest...);
     else
       set_args(k, run.keys, rest...);
   };
-  bind(sort_local, n);
+  bind(sort_local, n, kind, descending, cl_uint(total_bits <= tile_bits));
   run.launch(sort_local, tiles * wg, wg, "bitonic_sort_local");
-  for (cl_uint size = 2 * tile; size != 0 && size <= size_pow2; size <<= 1) {
-    for (cl_uint stride = size / 2; stride >= tile; stride >>= 1) {
-      bind(step, n, size, stride);
-      run.launch(step, size_pow2 / 2, util_wg, "bitonic_step");
+  for (unsigned bits = tile_bits + 1; bits <= total_bits; ++bits) {
+    const cl_uint size = cl_uint(std::size_t(1) << bits);
+    const unsigned global_steps = bits - tile_bits;  // strides size/2 .. tile
+    for (unsigned done = 0; done < global_steps;) {
+      const unsigned k = std::min(max_k, global_steps - done);
+      const cl_uint lo = bits - done - k, flip = done == 0;
+      bind(global[k], n, size, lo, flip);
+      run.launch(global[k], live_groups(n, lo, k), global_wg, "bitonic_global");
+      done += k;
     }
-    bind(merge_local, n, size);
+    bind(merge_local, n, kind, descending, cl_uint(bits == total_bits));
     run.launch(merge_local, tiles * wg, wg, "bitonic_merge_local");
   }
-  set_args(decode, run.keys, n, kind, descending);
-  run.launch(decode, n, util_wg, "util_decode");
   if (run.values) {
     run.copy(*run.values, values_tmp, std::size_t(n) * vb, "copy values");
     set_args(gather, values_tmp, index, *run.values, n);
-    run.launch(gather, n, util_wg, "util_gather");
+    run.launch(gather, n, global_wg, "util_gather");
   }
 }
 
