@@ -82,6 +82,11 @@ const AlgorithmEntry k_algorithms[] = {
     // n^2: 2^14 keys are 2^28 comparisons on the device; serially 2^13 keys already take ~0.1 s.
     {"selection", clsort::Algorithm::selection, std::size_t(1) << 14, std::size_t(1) << 13, 2.0,
      CLSORT_SERIAL(selection_sort), CLSORT_SERIAL_BY_KEY(selection_sort_by_key)},
+    // One launch per tile (n / tile block phases, each O(n)); serially n phases of n / 2 compares.
+    {"odd_even", clsort::Algorithm::odd_even, std::size_t(1) << 16, std::size_t(1) << 13, 2.0,
+     CLSORT_SERIAL(odd_even_sort), CLSORT_SERIAL_BY_KEY(odd_even_sort_by_key)},
+    {"merge", clsort::Algorithm::merge, 0, 0, 1.1, CLSORT_SERIAL(merge_sort),
+     CLSORT_SERIAL_BY_KEY(merge_sort_by_key)},
 };
 
 const AlgorithmEntry* find_algorithm(const std::string& name) {
@@ -790,7 +795,8 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
       "bench", "Time each algorithm on the device against its serial version and std::sort, verified");
   cmd->footer(
       "Defaults: n = 2^10..2^22 by x4, u32 keys, 5 repetitions after a warm-up (3 for rows past 2 s);\n"
-      "selection sort (O(n^2)) up to 2^14 keys on the device and 2^13 serially, serial bitonic up to 2^20,\n"
+      "selection sort (O(n^2)) up to 2^14 keys on the device and 2^13 serially, odd-even up to 2^16 on the\n"
+      "device and 2^13 serially, serial bitonic up to 2^20,\n"
       "and a row is left out from the n where it is predicted to take over 12 s. --no-caps lifts these.\n"
       "Sizes accept 2^k and 1e6 notation and ranges A..B (doubling) or A..B:x4 (factor 4).\n"
       "\nExamples:\n"

@@ -137,4 +137,66 @@ void selection_sort_by_key(K* keys, V* values, std::size_t n, bool descending = 
   std::copy(out_values.begin(), out_values.end(), values);
 }
 
+/// Odd-even transposition sort, O(n^2): n phases comparing neighbours (even pairs, then odd pairs);
+/// only strictly out-of-order neighbours swap, so equal keys never pass each other.
+template <class K>
+void odd_even_sort(K* keys, std::size_t n, bool descending = false) {
+  using U = clsort::key_bits_t<K>;
+  std::vector<U> a(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
+  for (std::size_t phase = 0; phase < n; ++phase)
+    for (std::size_t i = phase % 2; i + 1 < n; i += 2)
+      if (a[i] > a[i + 1]) std::swap(a[i], a[i + 1]);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = clsort::decode_key<K>(a[i], descending);
+}
+
+/// odd_even_sort moving each value with its key (stable: equal neighbours never swap).
+template <class K, class V>
+void odd_even_sort_by_key(K* keys, V* values, std::size_t n, bool descending = false) {
+  using U = clsort::key_bits_t<K>;
+  std::vector<U> a(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
+  for (std::size_t phase = 0; phase < n; ++phase)
+    for (std::size_t i = phase % 2; i + 1 < n; i += 2)
+      if (a[i] > a[i + 1]) {
+        std::swap(a[i], a[i + 1]);
+        std::swap(values[i], values[i + 1]);
+      }
+  for (std::size_t i = 0; i < n; ++i) keys[i] = clsort::decode_key<K>(a[i], descending);
+}
+
+/// Bottom-up merge sort: runs of width 1, 2, 4, ... merged pairwise into a second buffer and back; on
+/// ties the left run's key goes first (stable). `values` may be null.
+template <class K, class V = std::uint32_t>
+void merge_sort_by_key(K* keys, V* values, std::size_t n, bool descending = false) {
+  using U = clsort::key_bits_t<K>;
+  std::vector<U> a(n), b(n);
+  std::vector<V> va(values ? n : 0), vb(values ? n : 0);
+  for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
+  if (values) std::copy(values, values + n, va.begin());
+  for (std::size_t w = 1; w < n; w *= 2) {
+    for (std::size_t lo = 0; lo < n; lo += 2 * w) {
+      const std::size_t mid = std::min(lo + w, n), hi = std::min(lo + 2 * w, n);
+      std::size_t i = lo, j = mid, o = lo;
+      while (i < mid || j < hi) {
+        const bool left = j >= hi || (i < mid && a[i] <= a[j]);
+        const std::size_t from = left ? i++ : j++;
+        b[o] = a[from];
+        if (values) vb[o] = va[from];
+        ++o;
+      }
+    }
+    a.swap(b);
+    va.swap(vb);
+  }
+  for (std::size_t i = 0; i < n; ++i) keys[i] = clsort::decode_key<K>(a[i], descending);
+  if (values) std::copy(va.begin(), va.end(), values);
+}
+
+/// merge_sort_by_key for keys alone.
+template <class K>
+void merge_sort(K* keys, std::size_t n, bool descending = false) {
+  merge_sort_by_key<K, std::uint32_t>(keys, nullptr, n, descending);
+}
+
 }  // namespace clsort_cli::serial

@@ -396,7 +396,7 @@ CLI::App* add_sort_command(CLI::App& app, SortArgs& a) {
   cmd->add_option("--type,-t", a.type, "Key type")->required()->check(CLI::IsMember(key_type_names()));
   cmd->add_flag("--descending,-d", a.descending, "Sort in descending order");
   cmd->add_option("--algorithm,-a", a.algorithm, "Algorithm (automatic picks by n and device)")
-      ->check(CLI::IsMember({"automatic", "radix", "bitonic", "selection"}))
+      ->check(CLI::IsMember({"automatic", "radix", "bitonic", "selection", "odd_even", "merge"}))
       ->capture_default_str();
   cmd->add_option("--device", a.device,
                   "Device: gpu, cpu, a name substring or PLATFORM:DEVICE (see `clsort devices`); "
