@@ -187,8 +187,9 @@ INLINE uint group_pos(uint j, uint K, uint x0, uint lo, uint flip, uint size) {
     elem_t r[1u << (K)];                                                                         \
     _Pragma("unroll") for (uint j = 0; j < (1u << (K)); ++j) {                                   \
       const uint p = group_pos(j, K, x0, lo, flip, size);                                        \
-      /* an unconditional load (clamped) and a select vectorize where a conditional load does not */ \
-      const elem_t e = load_g(keys INDEX_ARG, min(p, n - 1u), 0, 0, 0);                          \
+      /* an unconditional load (clamped) and a select vectorize where a conditional load does not; */ \
+      /* past n it reads this work-item's own x0: n - 1 may be another's, written meanwhile (a race) */ \
+      const elem_t e = load_g(keys INDEX_ARG, p < n ? p : x0, 0, 0, 0);                          \
       r[j] = p < n ? e : elem_pad();                                                             \
     }                                                                                            \
     bitonic_net_##K(r, flip);                                                                    \
