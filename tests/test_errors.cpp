@@ -86,12 +86,14 @@ TEST_CASE("n larger than the buffer") {
     Filled keys(s.context(), 100 * 4, 1), values(s.context(), 200 * 4, 2);
     auto e = thrown([&] { s.sort<float>(keys.buffer, 101, {Order::ascending, algorithm}); });
     REQUIRE(e);
+    CHECK(e->kind() == clsort::Error::Kind::invalid_argument);
     CHECK(e->where() == "n");
     CHECK(e->status() == CL_INVALID_VALUE);
     e = thrown([&] {
       s.sort_by_key<float, std::uint32_t>(keys.buffer, values.buffer, 101, {Order::ascending, algorithm});
     });
     REQUIRE(e);
+    CHECK(e->kind() == clsort::Error::Kind::invalid_argument);
     CHECK(keys.unchanged(s.queue()));
     CHECK(values.unchanged(s.queue()));
     // 100 bytes hold 12 eight-byte keys, not 13.
@@ -111,12 +113,14 @@ TEST_CASE("buffer from another context") {
     Filled mine(s.context(), 64 * 4, 4), foreign(other, 64 * 4, 5), foreign_values(other, 64 * 4, 6);
     auto e = thrown([&] { s.sort<std::uint32_t>(foreign.buffer, 64, {Order::ascending, algorithm}); });
     REQUIRE(e);
+    CHECK(e->kind() == clsort::Error::Kind::invalid_argument);
     CHECK(e->where() == "keys");
     e = thrown([&] {
       s.sort_by_key<std::uint32_t, std::uint32_t>(mine.buffer, foreign_values.buffer, 64,
                                                   {Order::ascending, algorithm});
     });
     REQUIRE(e);
+    CHECK(e->kind() == clsort::Error::Kind::invalid_argument);
     CHECK(e->where() == "values");
     CHECK(mine.unchanged(s.queue()));
     CHECK(foreign.unchanged(other_queue));
@@ -137,6 +141,7 @@ TEST_CASE("keys and values overlap") {
       auto e = thrown(
           [&] { s.sort_by_key<std::uint32_t, std::uint32_t>(parent.buffer, parent.buffer, n, options); });
       REQUIRE(e);
+      CHECK(e->kind() == clsort::Error::Kind::invalid_argument);
       CHECK(e->where() == "values");
     }
     SUBCASE("overlapping sub-buffers") {
@@ -164,6 +169,7 @@ TEST_CASE("values shorter than keys") {
     Filled keys(s.context(), 300 * 8, 8), values(s.context(), 299 * 8, 9), odd(s.context(), 300 * 8 - 1, 10);
     auto e = thrown([&] { s.sort_by_key<double, std::uint64_t>(keys.buffer, values.buffer, 300, options); });
     REQUIRE(e);
+    CHECK(e->kind() == clsort::Error::Kind::invalid_argument);
     CHECK(e->where() == "values");
     CHECK(thrown([&] { s.sort_by_key<double, std::uint64_t>(keys.buffer, odd.buffer, 300, options); }));
     // 4-byte keys with 8-byte values: the values buffer needs twice the keys' bytes.
@@ -180,6 +186,7 @@ TEST_CASE("values shorter than keys") {
     const auto hk0 = hk;
     e = thrown([&] { s.sort_by_key(hk, shorter, options); });
     REQUIRE(e);
+    CHECK(e->kind() == clsort::Error::Kind::invalid_argument);
     CHECK(e->where() == "values");
     CHECK(thrown([&] { s.sort_by_key(hk, longer, options); }));
     CHECK(std::memcmp(hk.data(), hk0.data(), hk.size() * 4) == 0);
@@ -195,6 +202,7 @@ TEST_CASE("n too large for the algorithm") {
   Filled keys(s.context(), n * 4, 12), values(s.context(), n * 4, 13);
   auto e = thrown([&] { s.sort<std::uint32_t>(keys.buffer, n, options); });
   REQUIRE(e);
+  CHECK(e->kind() == clsort::Error::Kind::invalid_argument);
   CHECK(e->where() == "n");
   CHECK(thrown([&] { s.sort_by_key<std::uint32_t, std::uint32_t>(keys.buffer, values.buffer, n, options); }));
   CHECK(keys.unchanged(s.queue()));
@@ -253,6 +261,7 @@ TEST_CASE("bad tuning strings") {
     CAPTURE(bad);
     const auto e = thrown([&] { s.tune(bad); });
     REQUIRE(e);
+    CHECK(e->kind() == clsort::Error::Kind::invalid_argument);
     CHECK(e->status() == CL_INVALID_VALUE);
     CHECK(s.plan().tuning == before);  // a rejected string changes nothing, even its valid parts
   }
@@ -297,6 +306,7 @@ TEST_CASE("kernel build failure reports the build log") {
     const clsort::Options radix{Order::ascending, Algorithm::radix};
     auto e = thrown([&] { s.sort(keys, radix); });
     REQUIRE(e);
+    CHECK(e->kind() == clsort::Error::Kind::build_failure);
     CHECK(e->status() == CL_BUILD_PROGRAM_FAILURE);
     CHECK(e->where() == "clBuildProgram");
     CHECK(e->build_log().find("clsort_test_undeclared_name") != std::string::npos);
@@ -324,6 +334,7 @@ TEST_CASE("kernel build failure reports the build log") {
   std::vector<std::uint32_t> again = keys0;
   const auto e = thrown([&] { s2.sort(again, {Order::ascending, Algorithm::selection}); });
   REQUIRE(e);
+  CHECK(e->kind() == clsort::Error::Kind::build_failure);
   CHECK(e->where() == "CLSORT_KERNEL_DIR");
   CHECK(again == keys0);
 }
@@ -331,6 +342,7 @@ TEST_CASE("kernel build failure reports the build log") {
 TEST_CASE("device selection that matches nothing") {
   const auto e = thrown([] { clsort::select_device("no-such-opencl-device-xyzzy"); });
   REQUIRE(e);
+  CHECK(e->kind() == clsort::Error::Kind::device_not_found);
   CHECK(e->status() == CL_DEVICE_NOT_FOUND);
   CHECK(std::string(e->what()).find("no-such-opencl-device-xyzzy") != std::string::npos);
   CHECK(thrown([] { clsort::select_device("99:0"); }));
