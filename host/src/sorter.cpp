@@ -262,24 +262,41 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
   cl::Buffer kbuf = staging.scratch(detail::kHostKeys, n * kb);
   cl::Buffer vbuf;
   if (values) vbuf = staging.scratch(detail::kHostValues, n * value_bytes);
-  // The caller's arrays are only written by the final reads, which run only if the sort succeeded.
-  std::vector<cl::Event> up(1);
-  if (s.last()) staging.deps.push_back(s.last);
-  CLSORT_CHECK(s.queue.enqueueWriteBuffer(kbuf, CL_FALSE, 0, n * kb, keys, &staging.deps, &up[0]));
-  if (values) {
-    up.emplace_back();
-    CLSORT_CHECK(
-        s.queue.enqueueWriteBuffer(vbuf, CL_FALSE, 0, n * value_bytes, values, &staging.deps, &up[1]));
+  // The caller's arrays are only written by the final reads, which run only if the sort succeeded. The
+  // transfers are asynchronous, so every enqueued one is waited for before anything (an exception too)
+  // leaves: the caller's memory must not be read or written after we return.
+  std::vector<cl::Event> pending;
+  auto wait_all = [&pending] {
+    for (cl::Event& e : pending) e.wait();  // statuses are checked below; errors here only drain
+  };
+  try {
+    std::vector<cl::Event> up(1);
+    if (s.last()) staging.deps.push_back(s.last);
+    CLSORT_CHECK(s.queue.enqueueWriteBuffer(kbuf, CL_FALSE, 0, n * kb, keys, &staging.deps, &up[0]));
+    pending.push_back(up[0]);
+    if (values) {
+      up.emplace_back();
+      CLSORT_CHECK(
+          s.queue.enqueueWriteBuffer(vbuf, CL_FALSE, 0, n * value_bytes, values, &staging.deps, &up[1]));
+      pending.push_back(up[1]);
+    }
+    cl::Event done = sort_buffer(type, kbuf, values ? &vbuf : nullptr, value_bytes, n, options, up);
+    std::vector<cl::Event> after{done};
+    cl::Event rk, rv;
+    CLSORT_CHECK(s.queue.enqueueReadBuffer(kbuf, CL_FALSE, 0, n * kb, keys, &after, &rk));
+    pending.push_back(rk);
+    if (values) {
+      CLSORT_CHECK(s.queue.enqueueReadBuffer(vbuf, CL_FALSE, 0, n * value_bytes, values, &after, &rv));
+      pending.push_back(rv);
+    }
+    wait_all();
+    CLSORT_CHECK(rk.wait());
+    if (values) CLSORT_CHECK(rv.wait());
+    s.last = values ? rv : rk;
+  } catch (...) {
+    wait_all();
+    throw;
   }
-  cl::Event done = sort_buffer(type, kbuf, values ? &vbuf : nullptr, value_bytes, n, options, up);
-  std::vector<cl::Event> after{done};
-  cl::Event rk, rv;
-  CLSORT_CHECK(s.queue.enqueueReadBuffer(kbuf, CL_FALSE, 0, n * kb, keys, &after, &rk));
-  if (values)
-    CLSORT_CHECK(s.queue.enqueueReadBuffer(vbuf, CL_FALSE, 0, n * value_bytes, values, &after, &rv));
-  CLSORT_CHECK(rk.wait());
-  if (values) CLSORT_CHECK(rv.wait());
-  s.last = values ? rv : rk;
 }
 
 void Sorter::argsort_host(KeyType type, const void* keys, std::size_t n, std::uint32_t* indices,
