@@ -206,7 +206,8 @@ cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Bu
       detail::throw_argument_error("values", "holds " + std::to_string(vbytes / value_bytes) +
                                                  " values, fewer than n = " + std::to_string(n));
     const auto ko = origin_of(keys), vo = origin_of(*values);
-    if (ko.first == vo.first && ko.second < vo.second + n * value_bytes && vo.second < ko.second + n * kb)
+    if ((*values)() == keys() ||
+        (ko.first == vo.first && ko.second < vo.second + n * value_bytes && vo.second < ko.second + n * kb))
       detail::throw_argument_error("values", "keys and values must not be the same or overlapping buffers");
   } else {
     value_bytes = 0;

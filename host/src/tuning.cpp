@@ -80,7 +80,9 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
     unsigned long value = 0;
     try {
       std::size_t used = 0;
-      if (eq == std::string::npos) throw std::invalid_argument(item);
+      // stoul accepts "-1" as ULONG_MAX: only plain digits are numbers here.
+      if (eq == std::string::npos || eq + 1 >= item.size() || !std::isdigit((unsigned char)item[eq + 1]))
+        throw std::invalid_argument(item);
       value = std::stoul(item.substr(eq + 1), &used);
       if (used != item.size() - eq - 1) throw std::invalid_argument(item);
     } catch (const std::exception&) {
