@@ -104,6 +104,8 @@ bool to_key_type(clsort_key_type t, clsort::KeyType* out) {
     case CLSORT_KEY_F64:
       *out = clsort::KeyType::f64;
       return true;
+    case CLSORT_KEY_TYPE_MAX_ENUM:  // only widens the enum's range: any int from C is a valid value
+      break;
   }
   return false;
 }

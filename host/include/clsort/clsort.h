@@ -76,7 +76,8 @@ typedef enum clsort_key_type {
   CLSORT_KEY_F32 = 2, /**< float */
   CLSORT_KEY_U64 = 3, /**< uint64_t */
   CLSORT_KEY_I64 = 4, /**< int64_t */
-  CLSORT_KEY_F64 = 5  /**< double */
+  CLSORT_KEY_F64 = 5, /**< double */
+  CLSORT_KEY_TYPE_MAX_ENUM = 0x7FFFFFFF /**< not a key type: makes any int a valid value in C++ */
 } clsort_key_type;
 
 /** Flags: an order ORed with at most one algorithm. 0 is ascending with the automatic choice. */
