@@ -1,14 +1,18 @@
-# Runs PROGRAM (with ARGS, a ;-list) under `oclgrind --data-races --uninitialized` and fails on any report.
-# Oclgrind's exit status does not reflect what it found, so its log (--log) must be empty; with
-# EXPECT_REPORTS=ON the opposite is required (the harness's self-check on a broken kernel).
+# Runs PROGRAM (with ARGS) under Oclgrind with CHECKS (default --data-races,--uninitialized) plus OPTIONS
+# (both comma-separated), and fails on any report: Oclgrind's exit status does not reflect what it found, so its
+# log (--log) must be empty. With EXPECT_REPORTS=ON the opposite is required (the harness's self-check).
 foreach(var OCLGRIND PROGRAM LOG)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "oclgrind_check.cmake: ${var} is not set")
   endif()
 endforeach()
+if(NOT DEFINED CHECKS)
+  set(CHECKS --data-races,--uninitialized)
+endif()
+string(REPLACE "," ";" CHECKS "${CHECKS}")
+string(REPLACE "," ";" OPTIONS "${OPTIONS}")
 file(REMOVE ${LOG})
-execute_process(COMMAND ${OCLGRIND} --data-races --uninitialized --log ${LOG} ${PROGRAM} ${ARGS}
-                RESULT_VARIABLE rc)
+execute_process(COMMAND ${OCLGRIND} ${CHECKS} ${OPTIONS} --log ${LOG} ${PROGRAM} ${ARGS} RESULT_VARIABLE rc)
 set(log "")
 if(EXISTS ${LOG})
   file(READ ${LOG} log)
@@ -30,4 +34,4 @@ if(NOT log STREQUAL "")
   string(SUBSTRING "${log}" 0 6000 head)
   message(FATAL_ERROR "Oclgrind reported errors (${length} bytes in ${LOG}), the first:\n${head}")
 endif()
-message(STATUS "Oclgrind: no reports")
+message(STATUS "Oclgrind (${CHECKS} ${OPTIONS}): no reports")

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "reference.hpp"
@@ -47,8 +48,21 @@ const Config kConfigs[] = {
     {"radix_cpu", Algorithm::radix, "radix.cpu=1 radix.bits=8 radix.groups=4", {2, 300}, 2},
     // The CPU shape splits into chunks of at least 16384 keys: 16384 + 7 makes two.
     {"radix_cpu_chunks", Algorithm::radix, "radix.cpu=1 radix.bits=8 radix.groups=4", {16384 + 7}, 0},
-    {"bitonic", Algorithm::bitonic, "bitonic.wg=8 bitonic.tile=32", {2, 17, 300}, 2},
-    {"selection", Algorithm::selection, "selection.wg=16", {2, 9, 100}, 2},
+    // Bitonic, GPU shape: tiles of 32 sorted and merged in local memory, global launches fusing up to 2
+    // steps; with tiles of 4, stages of up to 6 global steps use every fused width (1..6).
+    {"bitonic", Algorithm::bitonic, "bitonic.cpu=0 bitonic.wg=8 bitonic.tile=32 bitonic.steps=2", {17, 300}, 1},
+    {"bitonic_steps6", Algorithm::bitonic, "bitonic.cpu=0 bitonic.wg=2 bitonic.tile=4 bitonic.steps=6", {130}, 0},
+    // Bitonic, CPU shape: a work-item per tile of 64, global steps as vector loops, two fused.
+    {"bitonic_cpu", Algorithm::bitonic, "bitonic.cpu=1 bitonic.tile=64 bitonic.steps=6", {17, 300}, 1},
+    // Selection: one part at 9 keys (the rank kernel scatters), two parts at 200 (partial ranks summed by
+    // the scatter kernel).
+    {"selection", Algorithm::selection, "selection.wg=8 selection.items=16", {2, 9, 200}, 2},
+    // Merge, GPU shape: tiles of 16 (8 work-items x 2), merge-path partitions, 5 passes at 300 keys.
+    {"merge", Algorithm::merge, "merge.cpu=0 merge.wg=8 merge.items=2", {2, 13, 300}, 2},
+    // Merge, CPU shape: chunks of 16 sorted and merged sequentially, one work-item each.
+    {"merge_cpu", Algorithm::merge, "merge.cpu=1 merge.chunk=16", {13, 300}, 1},
+    // Odd-even transposition: tiles of 16 (4 work-items), 7 tiles and block phases at 100 keys.
+    {"odd_even", Algorithm::odd_even, "odd_even.wg=4 odd_even.tile=16", {2, 9, 100}, 2},
     {"automatic",
      Algorithm::automatic,
      "bitonic.wg=8 bitonic.tile=32 auto.small_n=32 radix.cpu=0 radix.bits=4 "
@@ -59,6 +73,11 @@ const Config kConfigs[] = {
 
 int failures = 0;
 std::vector<cl::Buffer>* buffers;  // every buffer made, kept to the end: see main()
+std::set<std::string> kernels_run;  // from the profiling queue: which kernels Oclgrind checked
+
+void note_kernels(const clsort::Sorter& sorter) {
+  for (const clsort::KernelTime& k : sorter.last_profile()) kernels_run.insert(k.name);
+}
 
 void report(const std::string& what, const std::string& error) {
   if (error.empty()) return;
@@ -84,6 +103,7 @@ void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std
     cl::Buffer buf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
     buffers->push_back(buf);
     sorter.sort_buffer(type, buf, nullptr, 0, n, options, {}).wait();
+    note_kernels(sorter);
     std::vector<unsigned char> out(bytes.size());
     q.enqueueReadBuffer(buf, CL_TRUE, 0, out.size(), out.data());
     report(what + " keys", check_keys(type, order, keys, unpack(type, out.data(), n)));
@@ -94,6 +114,7 @@ void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std
     std::vector<unsigned char> k = pack(type, keys), v = make_values(n, 4, rng);
     const std::vector<unsigned char> v0 = v;
     sorter.sort_host(type, k.data(), n, v.data(), 4, options);
+    note_kernels(sorter);
     report(what + " by key (4)",
            check_pairs(type, order, keys, unpack(type, k.data(), n), value_indices(v, 4)));
     report(what + " by key (4)", check_values_follow(v0, v, 4));
@@ -107,6 +128,7 @@ void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std
     buffers->push_back(kbuf);
     buffers->push_back(vbuf);
     sorter.sort_buffer(type, kbuf, &vbuf, 8, n, options, {}).wait();
+    note_kernels(sorter);
     std::vector<unsigned char> ko(k.size()), vo(v.size());
     q.enqueueReadBuffer(kbuf, CL_TRUE, 0, ko.size(), ko.data());
     q.enqueueReadBuffer(vbuf, CL_TRUE, 0, vo.size(), vo.data());
@@ -149,7 +171,7 @@ int main(int argc, char** argv) {
     // the end: each case gets its own Sorter (its own scratch; programs are shared through the context),
     // and every Sorter and buffer lives to the end of the run.
     const cl::Context context(device);
-    const cl::CommandQueue queue(context, device);
+    const cl::CommandQueue queue(context, device, CL_QUEUE_PROFILING_ENABLE);  // to list the kernels run
     std::printf("%s on '%s': %s\n", config->name, name.c_str(), config->tuning);
     std::vector<std::unique_ptr<clsort::Sorter>> sorters;
     std::vector<cl::Buffer> kept;
@@ -172,7 +194,9 @@ int main(int argc, char** argv) {
         }
       }
     }
-    std::printf("%d cases x 3 modes, %d failures\n", cases, failures);
+    std::printf("%d cases x 3 modes, %d failures; kernels run:", cases, failures);
+    for (const std::string& k : kernels_run) std::printf(" %s", k.c_str());
+    std::printf("\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "FAIL: %s\n", e.what());
     return 1;

@@ -2,7 +2,7 @@
 // (keys, by key with 4- or 8-byte values, argsort) and path (host arrays, or device sub-buffers between
 // canaries); every result must be sorted, a permutation of the input bits, stable, and leave the canaries.
 //
-// CLSORT_PROPERTY_SEED (default fixed, "random" for a new one) and CLSORT_PROPERTY_CASES (default 250)
+// CLSORT_PROPERTY_SEED (default fixed, "random" for a new one) and CLSORT_PROPERTY_CASES (default 600)
 // set the run; CLSORT_PROPERTY_CASE=i replays case i alone. Failures print the seed and case to replay.
 #include <doctest/doctest.h>
 
@@ -186,7 +186,7 @@ std::string run_case(Sorters& sorters, const Case& c) {
 
 TEST_CASE("property: random sorts against the reference order") {
   const std::uint64_t run = run_seed();
-  const std::size_t cases = std::size_t(env_u64("CLSORT_PROPERTY_CASES", 250));
+  const std::size_t cases = std::size_t(env_u64("CLSORT_PROPERTY_CASES", 600));
   const char* only = std::getenv("CLSORT_PROPERTY_CASE");
   Sorters sorters;
   std::cout << "property test on '" << sorters.base->device().getInfo<CL_DEVICE_NAME>()
