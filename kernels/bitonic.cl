@@ -290,13 +290,50 @@ INLINE void bitonic_store_tile(LOCAL_PARAM, global ukey_t* keys INDEX_PARAM, uin
   }
 }
 
+// Stages of block size 2 .. BITONIC_E on a work-item's BITONIC_E consecutive elements, in registers.
+INLINE void bitonic_sort_regs(elem_t* r) {
+#pragma unroll
+  for (uint b = 0; b < BITONIC_E; b += 2) bitonic_net_1(r + b, 1);
+#if BITONIC_LK >= 2
+#pragma unroll
+  for (uint b = 0; b < BITONIC_E; b += 4) bitonic_net_2(r + b, 1);
+#endif
+#if BITONIC_LK >= 3
+#pragma unroll
+  for (uint b = 0; b < BITONIC_E; b += 8) bitonic_net_3(r + b, 1);
+#endif
+#if BITONIC_LK >= 4
+#pragma unroll
+  for (uint b = 0; b < BITONIC_E; b += 16) bitonic_net_4(r + b, 1);
+#endif
+#if BITONIC_LK >= 5
+#pragma unroll
+  for (uint b = 0; b < BITONIC_E; b += 32) bitonic_net_5(r + b, 1);
+#endif
+#if BITONIC_LK >= 6
+  bitonic_net_6(r, 1);
+#endif
+}
+
 // Encodes each tile (and starts the index), sorts it completely; decodes when it is the whole sort.
+// The stages up to BITONIC_E need no exchange: each work-item sorts its own run in registers first.
 kernel __attribute__((reqd_work_group_size(BITONIC_WG, 1, 1))) void bitonic_sort_local(
     global ukey_t* keys INDEX_PARAM, uint n, uint kind, uint descending, uint last) {
   LOCAL_DECL;
   bitonic_load_tile(LOCAL_ARG, keys INDEX_ARG, n, 1, kind, descending);
-  uint bits = 1;
-  for (uint size = 2; size <= BITONIC_TILE; size <<= 1, ++bits) bitonic_local_steps(LOCAL_ARG, bits, 1, size);
+  {
+    const uint first = get_local_id(0) * BITONIC_E;
+    elem_t r[BITONIC_E];
+#pragma unroll
+    for (uint j = 0; j < BITONIC_E; ++j) r[j] = LGET(first + j);
+    bitonic_sort_regs(r);
+#pragma unroll
+    for (uint j = 0; j < BITONIC_E; ++j) LSET(first + j, r[j]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  uint bits = BITONIC_LK + 1;
+  for (uint size = 2 * BITONIC_E; size <= BITONIC_TILE; size <<= 1, ++bits)
+    bitonic_local_steps(LOCAL_ARG, bits, 1, size);
   bitonic_store_tile(LOCAL_ARG, keys INDEX_ARG, n, last, kind, descending);
 }
 

@@ -80,7 +80,11 @@ void bitonic_sort(Run& run) {
   const unsigned vb = run.value_bytes;
   cl::Kernel sort_local = run.kernel("bitonic.cl", "bitonic_sort_local", defines, vb);
   cl::Kernel merge_local = run.kernel("bitonic.cl", "bitonic_merge_local", defines, vb);
-  const unsigned max_k = std::max(1u, std::min(6u, t.bitonic_steps));
+  // A work-item holds 2^k elements of a global group in registers: at most 64 32-bit words of them
+  // (keys of 8 bytes or carrying an index take two or three).
+  const unsigned words = (run.key_bytes + (run.values ? 4 : 0)) / 4;
+  unsigned max_k = std::max(1u, std::min(6u, t.bitonic_steps));
+  while (max_k > 1 && (words << max_k) > 64) --max_k;
   std::vector<cl::Kernel> global(max_k + 1);
   for (unsigned k = 1; k <= max_k; ++k)
     global[k] = run.kernel("bitonic.cl", "bitonic_global_" + std::to_string(k), defines, vb);
