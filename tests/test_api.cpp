@@ -249,6 +249,72 @@ void sort_with_tuning(clsort::Sorter& sorter, const Variant& v, FailureBudget& b
       }
 }
 
+// Both shapes of the comparison sorts whatever the device picks (bitonic.cpu, merge.cpu), at tunings that
+// reach their edge cases: the most fused steps, a merge tile that is not a power of two, chunks of a few
+// vectors, small odd-even tiles, selection blocks that are not a power of two. Few variants and types:
+// each builds two programs per key width, seconds each on PoCL.
+const Variant kComparisonVariants[] = {
+    {"bitonic.cpu=0,bitonic.tile=256,bitonic.wg=32,bitonic.steps=6", Algorithm::bitonic, kU32 | kI64},
+    {"bitonic.cpu=0,bitonic.tile=2048,bitonic.wg=256,bitonic.steps=4", Algorithm::bitonic, kF64},
+    {"bitonic.cpu=1,bitonic.tile=32,bitonic.steps=1", Algorithm::bitonic, kF32},
+    {"merge.cpu=0,merge.wg=32,merge.items=3", Algorithm::merge, kU32 | kF64},
+    {"merge.cpu=0,merge.wg=256,merge.items=8", Algorithm::merge, kI64},
+    {"merge.cpu=1,merge.chunk=16", Algorithm::merge, kF32},
+    {"odd_even.wg=8,odd_even.tile=64", Algorithm::odd_even, kU32 | kI64},
+    {"selection.wg=32,selection.items=5", Algorithm::selection, kF64},
+};
+
+// Keys, then keys with 8-byte values (each holding its input index) under one variant's tuning.
+template <class K>
+void comparison_with_tuning(clsort::Sorter& sorter, const Variant& v, FailureBudget& budget) {
+  const KeyType type = clsort::key_type_of<K>::value;
+  std::vector<std::size_t> sizes{2, 3, 17, 33, 64, 65, 257, 1000, 1025, 4097};
+  if (matrix_max_n(v.algorithm) >= 65537) sizes.push_back(65537);
+  for (std::size_t n : sizes)
+    for (Dist dist : {Dist::random, Dist::few_unique, special_distribution<K>()})
+      for (Order order : both_orders()) {
+        const std::uint64_t seed = seed_for(type, int(dist), n, 10);
+        const std::string what = describe(v.algorithm, type, order, n, dist, seed) + " tuning " + v.tuning;
+        const std::vector<K> keys = make_keys<K>(dist, n, seed);
+        const std::vector<std::uint32_t> expected = reference_argsort(keys, order);
+        std::string error;
+        try {
+          std::vector<K> got = keys;
+          sorter.sort(got, {order, v.algorithm});
+          error = compare_sorted(reference_sort(keys, order), got);
+          if (error.empty()) {
+            std::vector<std::uint64_t> values = make_values<std::uint64_t>(n, seed);
+            const std::vector<std::uint64_t> original = values;
+            got = keys;
+            sorter.sort_by_key(got, values, {order, v.algorithm});
+            std::vector<std::uint32_t> perm(n);
+            for (std::size_t i = 0; i < n; ++i) perm[i] = std::uint32_t(values[i]);
+            error = compare_argsort(keys, expected, perm);
+            for (std::size_t i = 0; error.empty() && i < n; ++i)
+              if (perm[i] < n && values[i] != original[perm[i]]) error = "value bits changed";
+            if (!error.empty()) error = "by key (8-byte values): " + error;
+          }
+        } catch (const clsort::Error& e) {
+          error = std::string("threw: ") + e.what();
+        }
+        CHECK_MESSAGE(error.empty(), what << ": " << error);
+        if (!budget.record(error.empty())) FAIL("too many failures");
+      }
+}
+
+TEST_CASE("comparison sorts under non-default tuning") {
+  const clsort::Sorter& base = shared_sorter();
+  FailureBudget budget;
+  for (const Variant& v : kComparisonVariants) {
+    clsort::Sorter sorter(cl::CommandQueue(base.context(), base.device()));
+    sorter.tune(v.tuning);
+    if (v.types & kU32) comparison_with_tuning<std::uint32_t>(sorter, v, budget);
+    if (v.types & kF32) comparison_with_tuning<float>(sorter, v, budget);
+    if (v.types & kI64) comparison_with_tuning<std::int64_t>(sorter, v, budget);
+    if (v.types & kF64) comparison_with_tuning<double>(sorter, v, budget);
+  }
+}
+
 TEST_CASE("sorts under non-default tuning") {
   const clsort::Sorter& base = shared_sorter();
   FailureBudget budget;
