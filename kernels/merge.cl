@@ -1,6 +1,6 @@
 // Stable merge sort: tiles sorted by one work-group each, then merge passes that double the sorted run
-// width, each pass split into equal output tiles by merge-path searches, so that every work-group merges
-// the same amount however unequal the runs. A CPU shape does the same with one
+// width, each pass split into equal output tiles by merge-path searches (a partition kernel), so that
+// every work-group merges the same amount however unequal the runs. A CPU shape does the same with one
 // sequential merge per work-item over large chunks.
 //
 // Merges take from the earlier run on ties and the tile sort only swaps neighbours that are strictly out
@@ -147,61 +147,38 @@ kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_block_so
   }
 }
 
-// Where the merge path of the stable merge of a[0, na) and b[0, nb) crosses diagonal d, found by the
-// whole work-group: each round every work-item tests one of MERGE_WG evenly spaced candidates and the
-// range shrinks to the gap between the last that lies before the crossing and the first that does not,
-// so a few rounds of one global load each (instead of log2(w) dependent ones) find it. Uniform: every
-// work-item computes the same range. `found` holds three slots used in turn, so that one barrier per
-// round suffices (a slot is reset two rounds before its next use); each search needs its own three.
-INLINE uint merge_path_group(global const ukey_t* a, uint na, global const ukey_t* b, uint nb, uint d,
-                             local uint* found) {
-  uint lo = d > nb ? d - nb : 0u, hi = min(d, na), slot = 0;
-  const uint lid = get_local_id(0);
-  if (lid == 0) found[0] = found[1] = found[2] = MERGE_WG;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  while (lo < hi) {
-    const uint base = lo;
-    const ulong len = hi - lo;
-    const uint p = base + (uint)(((ulong)(lid + 1) * len) / (MERGE_WG + 1));
-    if (!(a[p] <= b[d - 1u - p])) atomic_min(&found[slot], lid);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint f = found[slot];  // the first candidate past the crossing, MERGE_WG if none
-    if (f > 0) lo = base + (uint)(((ulong)f * len) / (MERGE_WG + 1)) + 1u;
-    if (f < MERGE_WG) hi = base + (uint)(((ulong)(f + 1) * len) / (MERGE_WG + 1));
-    slot = slot == 2 ? 0u : slot + 1u;
-    if (lid == 0) found[slot == 2 ? 0u : slot + 1u] = MERGE_WG;  // last read a round ago
-  }
-  return lo;
+// Where the merge path of each output tile of a pass of width w starts: splits[i] = how many keys of
+// the first run of its pair precede output tile i.
+kernel void merge_partition(global const ukey_t* src, global uint* splits, uint n, uint w, uint tiles) {
+  const uint i = get_global_id(0);
+  if (i >= tiles) return;
+  const uint p = i * MERGE_TILE;
+  const uint3 pr = merge_pair(p, n, w);
+  splits[i] = merge_path_global(src + pr.x, pr.y, src + pr.x + pr.y, pr.z, p - pr.x);
 }
 
-// One merge pass of width w (a multiple of the tile): work-group i writes output tile i. It finds where
-// its stretch of the merge path starts and ends, loads those slices of the two runs into local memory,
-// each work-item merges E outputs found by a merge-path search there, and the tile is stored coalesced.
-// dst != src.
+// One merge pass of width w (a multiple of the tile): work-group i writes output tile i. Its slices of
+// the two runs are loaded into local memory, each work-item merges E outputs found by a merge-path
+// search there, and the tile is stored coalesced. dst != src.
 kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_pass(
-    global const ukey_t* src, global ukey_t* dst VALUE_PARAMS, uint n, uint w, uint kind, uint descending,
-    uint decode) {
+    global const ukey_t* src, global ukey_t* dst VALUE_PARAMS, global const uint* splits, uint n, uint w,
+    uint kind, uint descending, uint decode) {
   local ukey_t lk[MERGE_TILE];
 #if VALUE_BYTES != 0
   local value_t lv[MERGE_TILE];
   local uint lo[MERGE_TILE];
 #endif
-  local uint found[6];
   const uint lid = get_local_id(0), tile = get_group_id(0), first = lid * MERGE_ITEMS;
   const uint out0 = tile * MERGE_TILE, out1 = min(out0 + MERGE_TILE, n);
-  const uint3 pr = merge_pair(out0, n, w);  // a tile never straddles two pairs
-  global const ukey_t* a = src + pr.x;
-  global const ukey_t* b = a + pr.y;
+  const uint3 pr = merge_pair(out0, n, w);
   const uint d0 = out0 - pr.x, d1 = out1 - pr.x;
-  const uint a0 = merge_path_group(a, pr.y, b, pr.z, d0, found);
-  const uint a1 = merge_path_group(a, pr.y, b, pr.z, d1, found + 3);
+  // A tile never straddles two pairs; the one that ends its pair takes the rest of both runs.
+  const uint a0 = splits[tile], a1 = d1 == pr.y + pr.z ? pr.y : splits[tile + 1];
   const uint na = a1 - a0, nb = (d1 - a1) - (d0 - a0), count = na + nb;
-  const uint b0 = d0 - a0;
-  for (uint j = lid; j < count; j += MERGE_WG) lk[j] = j < na ? a[a0 + j] : b[b0 + j - na];
+  const uint b0 = pr.x + pr.y + (d0 - a0);
+  for (uint j = lid; j < count; j += MERGE_WG) lk[j] = j < na ? src[pr.x + a0 + j] : src[b0 + j - na];
 #if VALUE_BYTES != 0
-  global const value_t* va = vsrc + pr.x;
-  global const value_t* vb = va + pr.y;
-  for (uint j = lid; j < count; j += MERGE_WG) lv[j] = j < na ? va[a0 + j] : vb[b0 + j - na];
+  for (uint j = lid; j < count; j += MERGE_WG) lv[j] = j < na ? vsrc[pr.x + a0 + j] : vsrc[b0 + j - na];
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
   ukey_t k[MERGE_ITEMS];

@@ -1,7 +1,7 @@
-// Merge sort driver: tiles sorted by one work-group each, then log2(tiles) merge passes, each work-group
-// finding its own stretch of the merge path (kernels/merge.cl); or the CPU shape, chunks sorted and merged
-// sequentially per work-item. Passes alternate between the caller's buffers and scratch, starting where the
-// last one ends in the caller's buffers, so no copy is needed. Stable: values move with their keys.
+// Merge sort driver: tiles sorted by one work-group each, then log2(tiles) passes, each a merge-path
+// partition and a merge (kernels/merge.cl); or the CPU shape, chunks sorted and merged sequentially per
+// work-item. Passes alternate between the caller's buffers and scratch, starting where the last one ends
+// in the caller's buffers, so no copy is needed. Stable: values move with their keys.
 #include "sorter_impl.hpp"
 
 namespace clsort::detail {
@@ -15,6 +15,8 @@ void merge_sort(Run& run) {
   const unsigned vb = run.value_bytes;
   cl::Kernel block = run.kernel("merge.cl", cpu ? "merge_cpu_block" : "merge_block_sort", defines, vb);
   cl::Kernel pass = run.kernel("merge.cl", cpu ? "merge_cpu_pass" : "merge_pass", defines, vb);
+  cl::Kernel partition;
+  if (!cpu) partition = run.kernel("merge.cl", "merge_partition", defines, vb);
 
   const cl_uint n = run.n, kind = run.kind, descending = run.descending;
   const cl_uint tile = cpu ? t.merge_chunk : t.merge_wg * t.merge_items;
@@ -23,10 +25,11 @@ void merge_sort(Run& run) {
   unsigned passes = 0;
   while ((std::size_t(tile) << passes) < n) ++passes;
 
-  cl::Buffer keys_tmp, values_tmp;
+  cl::Buffer keys_tmp, values_tmp, splits;
   if (passes) {
     keys_tmp = run.scratch(kScratchKeys, std::size_t(n) * run.key_bytes);
     if (run.values) values_tmp = run.scratch(kScratchValues, std::size_t(n) * vb);
+    if (!cpu) splits = run.scratch(kScratchIndex, std::size_t(tiles) * 4);
   }
   // The buffers each pass reads and writes: the block sort writes where an even number of passes
   // leaves the result in the caller's buffers.
@@ -48,8 +51,15 @@ void merge_sort(Run& run) {
       vdst = p % 2 != passes % 2 ? *run.values : values_tmp;
     }
     const cl_uint width = tile << p, last = p + 1 == passes;
-    bind(pass, n, width, kind, descending, last);
-    run.launch(pass, tiles * group, group, cpu ? "merge_cpu_pass" : "merge_pass");
+    if (cpu) {
+      bind(pass, n, width, kind, descending, last);
+      run.launch(pass, tiles, 1, "merge_cpu_pass");
+    } else {
+      set_args(partition, src, splits, n, width, tiles);
+      run.launch(partition, tiles, std::min<std::size_t>(t.merge_wg, 256), "merge_partition");
+      bind(pass, splits, n, width, kind, descending, last);
+      run.launch(pass, tiles * group, group, "merge_pass");
+    }
   }
 }
 
