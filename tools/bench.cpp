@@ -828,6 +828,9 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
       ->delimiter(',');
   cmd->add_flag("--no-caps", a.no_caps, "Time every row at every n: no size caps, no row time budget (slow)");
   cmd->add_flag("--no-serial", a.no_serial, "Leave out the serial versions of the algorithms");
+  cmd->add_flag("--no-cpu-libraries", a.no_cpu_libraries,
+                "Leave out Boost.Sort's CPU rows and time std::sort once per n: on a GPU machine the CPU "
+                "rows cost more than the device rows they put in proportion");
   cmd->add_flag("--no-first-call", a.no_first_call, "Leave out the first-call (program build) table");
   cmd->add_flag(
       "--cold", a.cold,
@@ -941,8 +944,9 @@ int run_bench(const BenchArgs& a) {
     }
   contenders.push_back(value_bytes ? stable_sort_contender()
                                    : host_contender("std::sort", "", "baseline", 0, std_sort));
-  for (auto& c : boost)
-    if (c.kind != "device") contenders.push_back(c);
+  if (!a.no_cpu_libraries)
+    for (auto& c : boost)
+      if (c.kind != "device") contenders.push_back(c);
 
   const std::string bound_label = "copy bound (pinned)";
   for (const Contender& c : contenders) report.labels.push_back(c.label);
@@ -979,6 +983,10 @@ int run_bench(const BenchArgs& a) {
         }
         if (stopped[c.label]) continue;
         RepPolicy row_policy = policy;
+        if (a.no_cpu_libraries && is_std_row(c.label)) {
+          row_policy.reps = 1;
+          row_policy.adaptive = false;
+        }
         if (caps && last.count(c.label)) {
           const auto [n0, ms0] = last[c.label];
           const double per_call = ms0 * std::pow(double(n) / double(n0), c.growth);

@@ -43,6 +43,7 @@ struct BenchArgs {
   bool no_first_call = false;
   bool cold = false;
   bool no_serial = false;
+  bool no_cpu_libraries = false;
   unsigned seed = 1;
   bool specials = false;
   std::string csv, json, plot;

@@ -19,7 +19,7 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   grep -E "tests passed|tests failed|Failed|\*\*\*" "$out/ctest.log" | tail -20
 fi
 ./build-gpu/tools/clsort bench --sizes ${BENCH_SIZES:-2^16,2^20,2^24,2^26} --types ${BENCH_TYPES:-u32,f32,u64} \
-  --algorithms ${BENCH_ALGORITHMS:-radix,bitonic} --no-serial --no-first-call --reps 9 \
+  --algorithms ${BENCH_ALGORITHMS:-radix,bitonic} --no-serial --no-cpu-libraries --no-first-call --reps 9 \
   --csv "$out/bench.csv" ${BENCH_ARGS:-} 2>&1 | tee "$out/bench.txt"
 if [ "${SKIP_CUB:-0}" != 1 ]; then
   nvcc -O3 -std=c++17 -arch=sm_90 -o build-gpu/cub_bench .gpu/anchors/cub_bench.cu && ./build-gpu/cub_bench | tee "$out/cub.txt"

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <set>
@@ -708,6 +709,29 @@ TEST_CASE("cli bench options") {
   CHECK(r.code == 0);
   CHECK(r.out.find("edge case") != std::string::npos);
   CHECK(r.out.find("FAILED\n") == std::string::npos);
+  // A GPU run's shape: no Boost.Sort rows, std::sort timed once, the rest as usual.
+  r = d.run("bench --sizes 2^9 --algorithms radix --reps 3 --no-cpu-libraries --no-serial --no-first-call");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("block_indirect_sort") == std::string::npos);
+  CHECK(r.out.find("pdqsort") == std::string::npos);
+  CHECK(r.out.find("radix (serial)") == std::string::npos);
+  {
+    std::istringstream lines(r.out);
+    bool std_row = false;
+    for (std::string line; std::getline(lines, line);) {
+      // A row ends with its repetitions and "yes".
+      std::istringstream words(line);
+      std::vector<std::string> w{std::istream_iterator<std::string>(words), {}};
+      if (w.size() < 4 || w.back() != "yes" || w[1] != "u32") continue;
+      if (line.find("std::sort") != std::string::npos) {
+        std_row = true;
+        CHECK_MESSAGE(w[w.size() - 2] == "1", line);
+      } else if (line.find("radix (OpenCL)") != std::string::npos) {
+        CHECK_MESSAGE(w[w.size() - 2] == "3", line);
+      }
+    }
+    CHECK(std_row);
+  }
   r = d.run("bench --sizes 0");
   CHECK(r.code == 1);
   r = d.run("bench --algorithms quicksort");
