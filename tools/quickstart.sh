@@ -29,6 +29,11 @@ cmake --build build -j "$jobs"
 if [ "$mode" = run ]; then
   exec ./build/tools/clsort bench
 else
+  # The sanitizer build and its tests first (docs/reliability.md), so that the main CTest summary, which
+  # includes the Oclgrind tests, is the last thing printed; a sanitizer failure still fails the run.
+  sanitizer=0
+  ./tests/sanitizer/run.sh || sanitizer=$?
   cd build
-  exec ctest -j "$jobs" --output-on-failure --timeout 1500
+  ctest -j "$jobs" --output-on-failure --timeout 1500
+  exit "$sanitizer"
 fi
