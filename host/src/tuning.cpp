@@ -31,9 +31,11 @@ const Row k_table[] = {
      " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512",
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 65 Mkeys/s at 2^20 (5.7x std::sort in the same run)"},
     {"nvidia", "gpu", "",
-     "radix.wg=256 radix.items=15 bitonic.wg=256 bitonic.tile=2048 selection.wg=256"
-     " bitonic.steps=4 selection.items=8 merge.wg=256 merge.items=8 odd_even.wg=256 odd_even.tile=1024",
-     "H100 2026-11-22: radix u32 9.9 Gkeys/s at 2^24, 11.3 at 2^26 (items=8: 7.5, 7.6; wg=512: 7.5)"},
+     "radix.wg=256 radix.items=15 bitonic.wg=512 bitonic.tile=8192 selection.wg=256"
+     " bitonic.steps=6 selection.items=8 merge.wg=256 merge.items=12 odd_even.wg=256 odd_even.tile=1024",
+     "H100 2026-11-22, u32 Gkeys/s at 2^24 / 2^26: radix 13.3 / 15.3; bitonic 8.16 / 7.39 (tile 2048, "
+     "steps 4: 6.40 / 5.84); merge 12.70 / 14.62 (items 8: 11.25 / 12.05; 16: 9.57 / 10.30); selection "
+     "6.8e12 comparisons/s at 2^16"},
     {"advanced micro devices", "gpu", "", "radix.wg=256 radix.items=4 bitonic.wg=256 bitonic.tile=2048",
      "not measured (no AMD GPU available)"},
     {"intel", "gpu", "", "radix.wg=128 radix.items=4 bitonic.wg=128 bitonic.tile=1024",
