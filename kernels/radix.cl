@@ -299,8 +299,11 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
 }
 
 // ---- CPU shape (tuning radix.cpu=1): on CPU devices each work-group is one core's loop over its
-// work-items and barriers cost a pass over them, so instead each work-item (work-group size 1) owns one
-// contiguous chunk and runs a serial counting sort over it, which is stable by construction.
+// work-items and barriers cost a pass over them, so work-groups are single work-items with long serial
+// loops. One most-significant-digit pass splits the keys into RADIX buckets (a stable counting sort per
+// contiguous chunk, chunks in parallel); then each bucket is sorted by one work-item with LSD passes over
+// the remaining bits. A bucket of n / RADIX keys fits a core's cache, so only the MSD pass pays for main
+// memory: about 20 bytes per 32-bit key instead of 12 per pass.
 
 // counts[d * chunks + c] = keys with digit d in chunk c.
 kernel void radix_cpu_histogram(global const ukey_t* src, uint n, uint shift, uint encode, uint kind,
@@ -324,7 +327,7 @@ kernel void radix_cpu_scatter(global const ukey_t* src, global ukey_t* dst,
                               global const value_t* vsrc, global value_t* vdst,
 #endif
                               uint n, uint shift, uint encode, uint decode, uint kind, uint descending,
-                              uint chunk, global const uint* counts) {
+                              uint chunk, global const uint* counts, global uint* starts) {
   const uint c = get_global_id(0), chunks = get_global_size(0);
   uint next[RADIX];
   uint base = 0;
@@ -336,8 +339,10 @@ kernel void radix_cpu_scatter(global const ukey_t* src, global ukey_t* dst,
       before += o < c ? v : 0;
     }
     next[d] = base + before;
+    if (c == 0) starts[d] = base;  // where each bucket begins, for radix_cpu_buckets
     base += total;
   }
+  if (c == 0) starts[RADIX] = base;
   const uint begin = min((ulong)c * chunk, (ulong)n), end = min((ulong)begin + chunk, (ulong)n);
   for (uint i = begin; i < end; ++i) {
     ukey_t k = src[i];
@@ -348,4 +353,91 @@ kernel void radix_cpu_scatter(global const ukey_t* src, global ukey_t* dst,
     vdst[to] = vsrc[i];
 #endif
   }
+}
+
+// Buckets of at most this many keys are sorted by insertion: the LSD passes' per-pass histogram work
+// (2 * RADIX steps) would outweigh a few dozen keys.
+#ifndef RADIX_CPU_SMALL
+#define RADIX_CPU_SMALL 64
+#endif
+
+// Work-item b sorts bucket b, which the MSD pass left encoded in `tmp` at [starts[b], starts[b + 1]),
+// by the bits below `shift` (least significant digit first, stable), and leaves it decoded in `keys`.
+// A pass whose digit is the same for the whole bucket moves nothing and is skipped, so equal and
+// few-unique keys cost little.
+kernel void radix_cpu_buckets(global ukey_t* keys, global ukey_t* tmp,
+#if VALUE_BYTES != 0
+                              global value_t* values, global value_t* vtmp,
+#endif
+                              uint shift, uint kind, uint descending, global const uint* starts) {
+  const uint b = get_global_id(0);
+  const uint begin = starts[b], size = starts[b + 1] - begin;
+  global ukey_t* from = tmp + begin;
+  global ukey_t* out = keys + begin;
+#if VALUE_BYTES != 0
+  global value_t* vfrom = vtmp + begin;
+  global value_t* vout = values + begin;
+#endif
+  if (size <= RADIX_CPU_SMALL) {
+    // Stable: a key moves only past strictly greater ones.
+    for (uint i = 0; i < size; ++i) {
+      const ukey_t k = from[i];
+#if VALUE_BYTES != 0
+      const value_t v = vfrom[i];
+#endif
+      uint j = i;
+      for (; j > 0 && out[j - 1] > k; --j) {
+        out[j] = out[j - 1];
+#if VALUE_BYTES != 0
+        vout[j] = vout[j - 1];
+#endif
+      }
+      out[j] = k;
+#if VALUE_BYTES != 0
+      vout[j] = v;
+#endif
+    }
+    for (uint i = 0; i < size; ++i) out[i] = decode_key(out[i], kind, descending);
+    return;
+  }
+  global ukey_t* to = out;
+#if VALUE_BYTES != 0
+  global value_t* vto = vout;
+#endif
+  uint hist[RADIX];
+  for (uint s = 0; s < shift; s += RADIX_BITS) {
+    for (uint d = 0; d < RADIX; ++d) hist[d] = 0;
+    for (uint i = 0; i < size; ++i) ++hist[digit_of(from[i], s)];
+    // A digit reaching past `shift` takes MSD bits too, which are the same throughout the bucket.
+    uint sum = 0, single = 0;
+    for (uint d = 0; d < RADIX; ++d) {
+      const uint h = hist[d];
+      single |= h == size;
+      hist[d] = sum;
+      sum += h;
+    }
+    if (single) continue;
+    for (uint i = 0; i < size; ++i) {
+      const ukey_t k = from[i];
+      const uint at = hist[digit_of(k, s)]++;
+      to[at] = k;
+#if VALUE_BYTES != 0
+      vto[at] = vfrom[i];
+#endif
+    }
+    global ukey_t* t = from;
+    from = to;
+    to = t;
+#if VALUE_BYTES != 0
+    global value_t* vt = vfrom;
+    vfrom = vto;
+    vto = vt;
+#endif
+  }
+  // The bucket ends in `from`: decode it into `keys` (in place when it is there already).
+  for (uint i = 0; i < size; ++i) out[i] = decode_key(from[i], kind, descending);
+#if VALUE_BYTES != 0
+  if (vfrom != vout)
+    for (uint i = 0; i < size; ++i) vout[i] = vfrom[i];
+#endif
 }

@@ -7,10 +7,12 @@ namespace clsort::detail {
 
 namespace {
 
-// The CPU shape: `chunks` work-items of one each, every one a serial stable counting sort of its chunk.
+// The CPU shape: one MSD counting-sort pass over `chunks` chunks in parallel (one work-item each), then
+// one work-item per bucket sorting it in cache by the remaining digits (kernels/radix.cl).
 void radix_sort_cpu(Run& run, const Tuning& t, const std::string& defines) {
   cl::Kernel histogram = run.kernel("radix.cl", "radix_cpu_histogram", defines, run.value_bytes);
   cl::Kernel scatter = run.kernel("radix.cl", "radix_cpu_scatter", defines, run.value_bytes);
+  cl::Kernel buckets = run.kernel("radix.cl", "radix_cpu_buckets", defines, run.value_bytes);
   const cl_uint n = run.n;
   const cl_uint radix = 1u << t.radix_bits;
   // Chunks small enough to balance the cores, large enough that the per-chunk offset sums stay cheap.
@@ -18,33 +20,27 @@ void radix_sort_cpu(Run& run, const Tuning& t, const std::string& defines) {
   const cl_uint chunks =
       std::max<cl_uint>(1, std::min<cl_uint>(t.radix_groups, (n + kMinChunk - 1) / kMinChunk));
   const cl_uint chunk = (n + chunks - 1) / chunks;
-  const unsigned passes = (run.key_bytes * 8 + t.radix_bits - 1) / t.radix_bits;
+  const cl_uint shift = run.key_bytes * 8 - t.radix_bits;  // the most significant digit
 
   cl::Buffer keys_tmp = run.scratch(kScratchKeys, std::size_t(n) * run.key_bytes);
   cl::Buffer values_tmp;
   if (run.values) values_tmp = run.scratch(kScratchValues, std::size_t(n) * run.value_bytes);
   cl::Buffer counts = run.scratch(kScratchCounts, std::size_t(radix) * chunks * 4);
+  cl::Buffer starts = run.scratch(kScratchTotals, (std::size_t(radix) + 1) * 4);
 
-  cl::Buffer src = run.keys, dst = keys_tmp;
-  cl::Buffer vsrc = run.values ? *run.values : cl::Buffer(), vdst = values_tmp;
-  const cl_uint kind = run.kind, descending = run.descending;
-  for (unsigned pass = 0; pass < passes; ++pass) {
-    const cl_uint shift = pass * t.radix_bits;
-    const cl_uint encode = pass == 0, decode = pass + 1 == passes;
-    set_args(histogram, src, n, shift, encode, kind, descending, chunk, counts);
-    run.launch(histogram, chunks, 1, "radix_cpu_histogram");
-    if (run.values)
-      set_args(scatter, src, dst, vsrc, vdst, n, shift, encode, decode, kind, descending, chunk, counts);
-    else
-      set_args(scatter, src, dst, n, shift, encode, decode, kind, descending, chunk, counts);
-    run.launch(scatter, chunks, 1, "radix_cpu_scatter");
-    std::swap(src, dst);
-    std::swap(vsrc, vdst);
+  const cl_uint kind = run.kind, descending = run.descending, encode = 1, decode = 0;
+  set_args(histogram, run.keys, n, shift, encode, kind, descending, chunk, counts);
+  run.launch(histogram, chunks, 1, "radix_cpu_histogram");
+  if (run.values) {
+    set_args(scatter, run.keys, keys_tmp, *run.values, values_tmp, n, shift, encode, decode, kind, descending,
+             chunk, counts, starts);
+    set_args(buckets, run.keys, keys_tmp, *run.values, values_tmp, shift, kind, descending, starts);
+  } else {
+    set_args(scatter, run.keys, keys_tmp, n, shift, encode, decode, kind, descending, chunk, counts, starts);
+    set_args(buckets, run.keys, keys_tmp, shift, kind, descending, starts);
   }
-  if (passes % 2) {
-    run.copy(keys_tmp, run.keys, std::size_t(n) * run.key_bytes, "copy keys");
-    if (run.values) run.copy(values_tmp, *run.values, std::size_t(n) * run.value_bytes, "copy values");
-  }
+  run.launch(scatter, chunks, 1, "radix_cpu_scatter");
+  run.launch(buckets, radix, 1, "radix_cpu_buckets");
 }
 
 }  // namespace
