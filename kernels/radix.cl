@@ -360,16 +360,20 @@ kernel void radix_cpu_scatter(global const ukey_t* src, global ukey_t* dst,
 #ifndef RADIX_CPU_SMALL
 #define RADIX_CPU_SMALL 64
 #endif
+// The most significant digit's shift and the LSD passes below it: constants, so that the per-key loops
+// over passes unroll.
+#define RADIX_CPU_SHIFT (KEY_BITS - RADIX_BITS)
+#define RADIX_CPU_PASSES ((KEY_BITS - 1) / RADIX_BITS)
 
 // Work-item b sorts bucket b, which the MSD pass left encoded in `tmp` at [starts[b], starts[b + 1]),
-// by the bits below `shift` (least significant digit first, stable), and leaves it decoded in `keys`.
+// by the bits below RADIX_CPU_SHIFT (least significant digit first, stable), and leaves it decoded in `keys`.
 // A pass whose digit is the same for the whole bucket moves nothing and is skipped, so equal and
 // few-unique keys cost little.
 kernel void radix_cpu_buckets(global ukey_t* keys, global ukey_t* tmp,
 #if VALUE_BYTES != 0
                               global value_t* values, global value_t* vtmp,
 #endif
-                              uint shift, uint kind, uint descending, global const uint* starts) {
+                              uint kind, uint descending, global const uint* starts) {
   const uint b = get_global_id(0);
   const uint begin = starts[b], size = starts[b + 1] - begin;
   global ukey_t* from = tmp + begin;
@@ -400,27 +404,44 @@ kernel void radix_cpu_buckets(global ukey_t* keys, global ukey_t* tmp,
     for (uint i = 0; i < size; ++i) out[i] = decode_key(out[i], kind, descending);
     return;
   }
+  // Every pass's histogram in one read of the bucket; a pass whose digit is constant moves nothing.
+  // A digit reaching past RADIX_CPU_SHIFT takes MSD bits too, which are the same throughout the bucket.
+  uint hist[RADIX_CPU_PASSES][RADIX];
+  for (uint p = 0; p < RADIX_CPU_PASSES; ++p)
+    for (uint d = 0; d < RADIX; ++d) hist[p][d] = 0;
+  for (uint i = 0; i < size; ++i) {
+    const ukey_t k = from[i];
+    for (uint p = 0, s = 0; s < RADIX_CPU_SHIFT; ++p, s += RADIX_BITS) ++hist[p][digit_of(k, s)];
+  }
+  ulong active = 0;  // bit p: pass p moves keys
+  uint last = 0;
+  for (uint p = 0, s = 0; s < RADIX_CPU_SHIFT; ++p, s += RADIX_BITS) {
+    uint sum = 0, single = 0;
+    for (uint d = 0; d < RADIX; ++d) {
+      const uint h = hist[p][d];
+      single |= h == size;
+      hist[p][d] = sum;
+      sum += h;
+    }
+    if (!single) {
+      active |= 1UL << p;
+      last = p;
+    }
+  }
+  // Passes alternate tmp -> keys -> tmp ...: an odd number of moving passes ends in `keys`, decoded by
+  // the last; an even number (or none) ends in `tmp`, copied back decoded.
   global ukey_t* to = out;
 #if VALUE_BYTES != 0
   global value_t* vto = vout;
 #endif
-  uint hist[RADIX];
-  for (uint s = 0; s < shift; s += RADIX_BITS) {
-    for (uint d = 0; d < RADIX; ++d) hist[d] = 0;
-    for (uint i = 0; i < size; ++i) ++hist[digit_of(from[i], s)];
-    // A digit reaching past `shift` takes MSD bits too, which are the same throughout the bucket.
-    uint sum = 0, single = 0;
-    for (uint d = 0; d < RADIX; ++d) {
-      const uint h = hist[d];
-      single |= h == size;
-      hist[d] = sum;
-      sum += h;
-    }
-    if (single) continue;
+  const uint moves = (uint)popcount(active);
+  for (uint p = 0, s = 0; s < RADIX_CPU_SHIFT; ++p, s += RADIX_BITS) {
+    if (!(active >> p & 1UL)) continue;
+    const uint dec = p == last && moves % 2 == 1;
     for (uint i = 0; i < size; ++i) {
       const ukey_t k = from[i];
-      const uint at = hist[digit_of(k, s)]++;
-      to[at] = k;
+      const uint at = hist[p][digit_of(k, s)]++;
+      to[at] = dec ? decode_key(k, kind, descending) : k;
 #if VALUE_BYTES != 0
       vto[at] = vfrom[i];
 #endif
@@ -434,10 +455,10 @@ kernel void radix_cpu_buckets(global ukey_t* keys, global ukey_t* tmp,
     vto = vt;
 #endif
   }
-  // The bucket ends in `from`: decode it into `keys` (in place when it is there already).
-  for (uint i = 0; i < size; ++i) out[i] = decode_key(from[i], kind, descending);
+  if (moves % 2 == 0) {
+    for (uint i = 0; i < size; ++i) out[i] = decode_key(from[i], kind, descending);
 #if VALUE_BYTES != 0
-  if (vfrom != vout)
     for (uint i = 0; i < size; ++i) vout[i] = vfrom[i];
 #endif
+  }
 }

@@ -210,6 +210,9 @@ const Variant kVariants[] = {
     {"radix.cpu=1,radix.bits=11,radix.groups=3", Algorithm::radix, kF32},
     {"radix.cpu=0,radix.bits=5,radix.wg=8,radix.items=3,radix.groups=3", Algorithm::radix, kI64},
     {"radix.cpu=1,radix.bits=5,radix.wg=8,radix.items=3,radix.groups=1", Algorithm::radix, kI64},
+    // The CPU shape's per-bucket histograms for every pass at the widest and narrowest digits.
+    {"radix.cpu=1,radix.bits=12,radix.groups=2", Algorithm::radix, kF64},
+    {"radix.cpu=1,radix.bits=1", Algorithm::radix, kU32},
     {"bitonic.tile=2,bitonic.wg=1", Algorithm::bitonic, kF32},
     {"bitonic.tile=256,bitonic.wg=128", Algorithm::bitonic, kI64},
     {"bitonic.tile=64,bitonic.wg=8", Algorithm::bitonic, kU32},

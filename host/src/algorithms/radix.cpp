@@ -20,7 +20,7 @@ void radix_sort_cpu(Run& run, const Tuning& t, const std::string& defines) {
   const cl_uint chunks =
       std::max<cl_uint>(1, std::min<cl_uint>(t.radix_groups, (n + kMinChunk - 1) / kMinChunk));
   const cl_uint chunk = (n + chunks - 1) / chunks;
-  const cl_uint shift = run.key_bytes * 8 - t.radix_bits;  // the most significant digit
+  const cl_uint shift = run.key_bytes * 8 - t.radix_bits;  // the most significant digit (RADIX_CPU_SHIFT)
 
   cl::Buffer keys_tmp = run.scratch(kScratchKeys, std::size_t(n) * run.key_bytes);
   cl::Buffer values_tmp;
@@ -34,10 +34,10 @@ void radix_sort_cpu(Run& run, const Tuning& t, const std::string& defines) {
   if (run.values) {
     set_args(scatter, run.keys, keys_tmp, *run.values, values_tmp, n, shift, encode, decode, kind, descending,
              chunk, counts, starts);
-    set_args(buckets, run.keys, keys_tmp, *run.values, values_tmp, shift, kind, descending, starts);
+    set_args(buckets, run.keys, keys_tmp, *run.values, values_tmp, kind, descending, starts);
   } else {
     set_args(scatter, run.keys, keys_tmp, n, shift, encode, decode, kind, descending, chunk, counts, starts);
-    set_args(buckets, run.keys, keys_tmp, shift, kind, descending, starts);
+    set_args(buckets, run.keys, keys_tmp, kind, descending, starts);
   }
   run.launch(scatter, chunks, 1, "radix_cpu_scatter");
   run.launch(buckets, radix, 1, "radix_cpu_buckets");
