@@ -9,7 +9,7 @@ root=$PWD
 # -O1: a quicker build than -O2 and still fast enough under ASan; Boost rows of the bench are not needed.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" "-DCMAKE_C_FLAGS_DEBUG=-O1 -g" \
   -DCLSORT_SANITIZE=ON -DCLSORT_BENCH_BOOST=OFF >/dev/null
-targets=(clsort clsort_cli clsort_cli_test clsort_test_by_key clsort_test_api clsort_test_errors clsort_test_threads
+targets=(clsort clsort_cli clsort_cli_test clsort_test_by_key clsort_test_api clsort_test_errors
   clsort_test_c_api clsort_reliability_faults clsort_reliability_disk_cache clsort_reliability_concurrency
   clsort_reliability_cache_worker clsort_reliability_property)
 cmake --build build-asan -j "$jobs" --target "${targets[@]}"
@@ -20,6 +20,8 @@ export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_afte
 export LSAN_OPTIONS="suppressions=$root/tests/sanitizer/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export CLSORT_PROPERTY_CASES=${CLSORT_PROPERTY_CASES:-150}
-tests='^(by_key/stability|errors|threads|api/other|package/c_api|cli/.*|reliability/(faults|disk_cache|concurrency/.*|property))$'
+# threads is left out: reliability/concurrency/threads loads the same shared state harder, and under ASan
+# the two together took a third of the pass.
+tests='^(by_key/stability|errors|api/other|package/c_api|cli/.*|reliability/(faults|disk_cache|concurrency/.*|property))$'
 cd build-asan
 ctest -j "$jobs" --output-on-failure --timeout 900 -R "$tests"
