@@ -60,8 +60,8 @@ unsigned floor_pow2(std::size_t v) {
 std::string Tuning::describe() const {
   std::ostringstream s;
   s << "radix.bits=" << radix_bits << " radix.wg=" << radix_wg << " radix.items=" << radix_items
-    << " radix.groups=" << radix_groups << " radix.cpu=" << radix_cpu << " bitonic.wg=" << bitonic_wg
-    << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
+    << " radix.groups=" << radix_groups << " radix.cpu=" << radix_cpu << " radix.match=" << radix_match
+    << " bitonic.wg=" << bitonic_wg << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
     << " bitonic.cpu=" << bitonic_cpu << " selection.wg=" << selection_wg
     << " selection.items=" << selection_items << " merge.wg=" << merge_wg << " merge.items=" << merge_items
     << " merge.cpu=" << merge_cpu << " merge.chunk=" << merge_chunk << " odd_even.wg=" << odd_even_wg
@@ -108,6 +108,9 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
     } else if (name == "radix.cpu") {
       if (value > 1) throw_argument_error(source, "radix.cpu must be 0 or 1");
       radix_cpu = unsigned(value);
+    } else if (name == "radix.match") {
+      if (value > 1) throw_argument_error(source, "radix.match must be 0 or 1");
+      radix_match = unsigned(value);
     } else if (name == "bitonic.wg") {
       pow2(bitonic_wg);
     } else if (name == "bitonic.tile") {
