@@ -51,6 +51,66 @@ inline uint2 group_range(uint n, uint blocks_per_group) {
   return (uint2)((uint)min(begin, (ulong)n), (uint)min(end, (ulong)n));
 }
 
+#ifdef RADIX_MATCH
+// ---- NVIDIA shape (tuning radix.match=1, set by the driver on NVIDIA devices only): warp-level multisplit.
+// Each warp ranks its keys by the full digit with match.any (the lanes holding the same digit) and keeps
+// per-warp digit counters in local memory, so one pass and a handful of barriers replace the portable
+// path's two 4-bit counting sorts with a group scan each. Needs inline PTX, a warp of 32 (NVIDIA's) and a
+// work-group of whole warps, which the driver checks. Warps are formed from consecutive local ids, so warp
+// w is local ids 32w..32w+31; within a warp everything is in terms of %laneid, the order match.any's
+// masks use.
+#if RADIX_WG % 32 != 0
+#error "RADIX_MATCH needs a work-group of whole warps"
+#endif
+#if RADIX > RADIX_WG
+#error "RADIX_MATCH needs a work-item per digit (RADIX <= RADIX_WG)"
+#endif
+#define WARPS (RADIX_WG / 32)
+#define WARP_ITEMS (32 * RADIX_ITEMS)  // a warp's contiguous share of the block
+#define HIST_LOADS 8                   // keys each work-item loads before counting them
+
+INLINE uint ptx_lane_id(void) {
+  uint r;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
+  return r;
+}
+INLINE uint ptx_lanemask_lt(void) {
+  uint r;
+  asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
+  return r;
+}
+INLINE uint ptx_match_any(uint v) {
+  uint r;
+  asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(v));
+  return r;
+}
+INLINE uint ptx_shfl_up(uint v, uint delta) {
+  uint r;
+  asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(delta));
+  return r;
+}
+// Lanes of a warp may run apart (independent thread scheduling): this joins them and orders their local
+// memory accesses, so a counter one lane writes is what the others read next.
+INLINE void ptx_warp_sync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
+
+// Exclusive scan of one value per work-item in work-item order: shuffles within each warp, then each
+// work-item adds the totals of the warps before it. One barrier; warp_tot may be rewritten only after
+// the caller's next barrier.
+INLINE uint warp_group_scan_exclusive(uint v, uint lane, uint warp, local uint* warp_tot) {
+  uint x = v;
+#pragma unroll
+  for (uint off = 1; off < 32; off <<= 1) {
+    const uint y = ptx_shfl_up(x, off);
+    if (lane >= off) x += y;
+  }
+  if (lane == 31) warp_tot[warp] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint before = 0;
+  for (uint w = 0; w < warp; ++w) before += warp_tot[w];
+  return before + x - v;
+}
+#endif  // RADIX_MATCH
+
 // counts[d * groups + g] = number of keys with digit d in group g's range.
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_histogram(
     global const ukey_t* src, uint n, uint shift, uint encode, uint kind, uint descending,
@@ -60,11 +120,30 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_histogra
   for (uint d = lid; d < RADIX; d += RADIX_WG) hist[d] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint2 range = group_range(n, blocks_per_group);
+#ifdef RADIX_MATCH
+  // One load and its atomic per iteration keep too few loads in flight (about 1.3 TB/s on the H100):
+  // issue HIST_LOADS loads before the atomics. The loop stops before base could wrap near n = 2^32.
+  for (uint base = range.x; base < range.y; base += HIST_LOADS * RADIX_WG) {
+    const uint left = range.y - base;
+    ukey_t k[HIST_LOADS];
+#pragma unroll
+    for (uint h = 0; h < HIST_LOADS; ++h) {
+      const uint i = h * RADIX_WG + lid;
+      k[h] = i < left ? src[base + i] : 0;
+    }
+#pragma unroll
+    for (uint h = 0; h < HIST_LOADS; ++h)
+      if (h * RADIX_WG + lid < left)
+        atomic_inc(&hist[digit_of(encode ? encode_key(k[h], kind, descending) : k[h], shift)]);
+    if (left <= HIST_LOADS * RADIX_WG) break;
+  }
+#else
   for (uint i = range.x + lid; i < range.y; i += RADIX_WG) {
     ukey_t k = src[i];
     if (encode) k = encode_key(k, kind, descending);
     atomic_inc(&hist[digit_of(k, shift)]);
   }
+#endif
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint groups = get_num_groups(0);
   for (uint d = lid; d < RADIX; d += RADIX_WG) counts[d * groups + get_group_id(0)] = hist[d];
@@ -300,63 +379,6 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
 }
 #else  // RADIX_MATCH
 
-// ---- NVIDIA shape (tuning radix.match=1, set by the driver on NVIDIA devices only): warp-level multisplit.
-// Each warp ranks its keys by the full digit with match.any (the lanes holding the same digit) and keeps
-// per-warp digit counters in local memory, so one pass and a handful of barriers replace the portable
-// path's two 4-bit counting sorts with a group scan each. Needs inline PTX, a warp of 32 (NVIDIA's) and a
-// work-group of whole warps, which the driver checks. Warps are formed from consecutive local ids, so warp
-// w is local ids 32w..32w+31; within a warp everything is in terms of %laneid, the order match.any's
-// masks use.
-#if RADIX_WG % 32 != 0
-#error "RADIX_MATCH needs a work-group of whole warps"
-#endif
-#if RADIX > RADIX_WG
-#error "RADIX_MATCH needs a work-item per digit (RADIX <= RADIX_WG)"
-#endif
-#define WARPS (RADIX_WG / 32)
-#define WARP_ITEMS (32 * RADIX_ITEMS)  // a warp's contiguous share of the block
-
-INLINE uint ptx_lane_id(void) {
-  uint r;
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
-  return r;
-}
-INLINE uint ptx_lanemask_lt(void) {
-  uint r;
-  asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
-  return r;
-}
-INLINE uint ptx_match_any(uint v) {
-  uint r;
-  asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(v));
-  return r;
-}
-INLINE uint ptx_shfl_up(uint v, uint delta) {
-  uint r;
-  asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(delta));
-  return r;
-}
-// Lanes of a warp may run apart (independent thread scheduling): this joins them and orders their local
-// memory accesses, so a counter one lane writes is what the others read next.
-INLINE void ptx_warp_sync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
-
-// Exclusive scan of one value per work-item in work-item order: shuffles within each warp, then each
-// work-item adds the totals of the warps before it. One barrier; warp_tot may be rewritten only after
-// the caller's next barrier.
-INLINE uint warp_group_scan_exclusive(uint v, uint lane, uint warp, local uint* warp_tot) {
-  uint x = v;
-#pragma unroll
-  for (uint off = 1; off < 32; off <<= 1) {
-    const uint y = ptx_shfl_up(x, off);
-    if (lane >= off) x += y;
-  }
-  if (lane == 31) warp_tot[warp] = x;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  uint before = 0;
-  for (uint w = 0; w < warp; ++w) before += warp_tot[w];
-  return before + x - v;
-}
-
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
     global const ukey_t* src, global ukey_t* dst,
 #if VALUE_BYTES != 0
@@ -373,19 +395,14 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
   // Global position of a key of digit d at block position p: gofs[d] + p.
   local uint gofs[RADIX];
   local uint warp_tot[WARPS];
-  local uint s[RADIX_WG];
   const uint lid = get_local_id(0);
   const uint lane = ptx_lane_id(), warp = lid / 32;
   const uint lanes_before = ptx_lanemask_lt();
   local uint* my_count = wcount + warp * RADIX;
 
   // Work-item lid owns digit lid: where this group's next key of that digit goes.
-  uint next = 0;
-  {
-    uint total;
-    const uint ex = group_scan_exclusive(lid < RADIX ? totals[lid] : 0, s, &total);
-    if (lid < RADIX) next = ex + counts[lid * get_num_groups(0) + get_group_id(0)];
-  }
+  uint next = warp_group_scan_exclusive(lid < RADIX ? totals[lid] : 0, lane, warp, warp_tot);
+  if (lid < RADIX) next += counts[lid * get_num_groups(0) + get_group_id(0)];
 
   const uint2 range = group_range(n, blocks_per_group);
   for (uint blk = range.x; blk < range.y; blk += RADIX_BLOCK) {
@@ -431,7 +448,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
       ptx_warp_sync();
       if (lower == 0) my_count[d] = before + popcount(peers);
       ptx_warp_sync();
-      rank[j] = before + popcount(lower);
+      rank[j] = (before + popcount(lower)) | d << 16;  // the digit rides along: one register per key
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -455,7 +472,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
 
 #pragma unroll
     for (uint j = 0; j < RADIX_ITEMS; ++j) {
-      const uint to = my_count[digit_of(k[j], shift)] + rank[j];
+      const uint to = my_count[rank[j] >> 16] + (rank[j] & 0xFFFF);
       lk[to] = k[j];
 #if VALUE_BYTES != 0
       lv[to] = v[j];
