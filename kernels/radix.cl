@@ -53,12 +53,12 @@ inline uint2 group_range(uint n, uint blocks_per_group) {
 
 #ifdef RADIX_MATCH
 // ---- NVIDIA shape (tuning radix.match=1, set by the driver on NVIDIA devices only): warp-level multisplit.
-// Each warp ranks its keys by the full digit with match.any (the lanes holding the same digit) and keeps
+// Each warp ranks its keys by the full digit from peer masks (the lanes holding the same digit) and keeps
 // per-warp digit counters in local memory, so one pass and a handful of barriers replace the portable
 // path's two 4-bit counting sorts with a group scan each. Needs inline PTX, a warp of 32 (NVIDIA's) and a
 // work-group of whole warps, which the driver checks. Warps are formed from consecutive local ids, so warp
-// w is local ids 32w..32w+31; within a warp everything is in terms of %laneid, the order match.any's
-// masks use.
+// w is local ids 32w..32w+31; within a warp everything is in terms of %laneid, the order of the bits of
+// ballot masks.
 #if RADIX_WG % 32 != 0
 #error "RADIX_MATCH needs a work-group of whole warps"
 #endif
@@ -79,10 +79,25 @@ INLINE uint ptx_lanemask_lt(void) {
   asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
   return r;
 }
-INLINE uint ptx_match_any(uint v) {
+INLINE uint ptx_ballot(uint p) {
   uint r;
-  asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(v));
+  asm volatile("{ .reg .pred q; setp.ne.u32 q, %1, 0; vote.sync.ballot.b32 %0, q, 0xffffffff; }"
+               : "=r"(r)
+               : "r"(p));
   return r;
+}
+// The lanes whose digit equals this lane's, as match.any.sync.b32 would give them, from one ballot per
+// digit bit (CUB's MatchAny does the same): with match.any the H100 took 0.97 ms instead of 0.64 ms for
+// the scatters of four passes over 2^24 u32 keys.
+INLINE uint warp_peers(uint digit) {
+  uint m = 0xffffffffu;
+#pragma unroll
+  for (uint b = 0; b < RADIX_BITS; ++b) {
+    const uint bit = (digit >> b) & 1u;
+    const uint votes = ptx_ballot(bit);
+    m &= bit ? votes : ~votes;
+  }
+  return m;
 }
 INLINE uint ptx_shfl_up(uint v, uint delta) {
   uint r;
@@ -442,7 +457,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
 #pragma unroll
     for (uint j = 0; j < RADIX_ITEMS; ++j) {
       const uint d = digit_of(k[j], shift);
-      const uint peers = ptx_match_any(d);
+      const uint peers = warp_peers(d);
       const uint lower = peers & lanes_before;
       const uint before = my_count[d];
       ptx_warp_sync();
