@@ -31,8 +31,9 @@ const Row k_table[] = {
      " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512",
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 65 Mkeys/s at 2^20 (5.7x std::sort in the same run)"},
     {"nvidia", "gpu", "",
-     "radix.wg=256 radix.items=15 radix.match=1 bitonic.wg=256 bitonic.tile=2048 selection.wg=256"
-     " bitonic.steps=4 selection.items=8 merge.wg=256 merge.items=8 odd_even.wg=256 odd_even.tile=1024",
+     "radix.wg=256 radix.items=15 radix.match=1 radix.groups=4096 bitonic.wg=256 bitonic.tile=2048"
+     " selection.wg=256 bitonic.steps=4 selection.items=8 merge.wg=256 merge.items=8"
+     " odd_even.wg=256 odd_even.tile=1024",
      "H100 2026-11-22: radix u32 9.9 Gkeys/s at 2^24, 11.3 at 2^26 (items=8: 7.5, 7.6; wg=512: 7.5)"},
     {"advanced micro devices", "gpu", "", "radix.wg=256 radix.items=4 bitonic.wg=256 bitonic.tile=2048",
      "not measured (no AMD GPU available)"},
