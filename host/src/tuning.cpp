@@ -34,7 +34,8 @@ const Row k_table[] = {
      "radix.wg=256 radix.items=15 radix.match=1 radix.groups=4096 bitonic.wg=256 bitonic.tile=2048"
      " selection.wg=256 bitonic.steps=4 selection.items=8 merge.wg=256 merge.items=8"
      " odd_even.wg=256 odd_even.tile=1024",
-     "H100 2026-11-22: radix u32 9.9 Gkeys/s at 2^24, 11.3 at 2^26 (items=8: 7.5, 7.6; wg=512: 7.5)"},
+     "H100 2026-11-22, commit 0b3fdbe: radix u32 23.1 Gkeys/s at 2^24, 21.3 at 2^26; u64 8.3, 8.0; u32 pairs"
+     " 13.7, 11.8 (radix.match=0 radix.groups=1024: u32 13.5, 15.4; u64 5.1, 5.4; pairs 10.6 at 2^24)"},
     {"advanced micro devices", "gpu", "", "radix.wg=256 radix.items=4 bitonic.wg=256 bitonic.tile=2048",
      "not measured (no AMD GPU available)"},
     {"intel", "gpu", "", "radix.wg=128 radix.items=4 bitonic.wg=128 bitonic.tile=1024",
