@@ -199,10 +199,17 @@ struct Variant {
 // device, an odd number of radix passes (the result lands in scratch), a top digit narrower than the
 // others, digits of 4+1 and 4+3 bits in the block sort, non-power-of-two blocks, a single work-group or
 // chunk, a global bitonic step at every stride, a tile exactly twice the work-group, selection with one
-// work-item per group, and automatic switching at the extremes. Variants differing only in radix.cpu or
-// radix.groups share their programs.
+// work-item per group, and automatic switching at the extremes. On NVIDIA both radix scatters
+// (radix.match), the multisplit one also with fewer digits than work-items, one warp, many warps and a
+// narrower top digit; elsewhere radix.match changes nothing. Variants differing only in radix.cpu,
+// radix.groups or (off NVIDIA) radix.match share their programs.
 const Variant kVariants[] = {
     {"radix.cpu=0,radix.groups=1", Algorithm::radix, kAllTypes},
+    {"radix.cpu=0,radix.match=0", Algorithm::radix, kAllTypes},
+    {"radix.cpu=0,radix.match=1,radix.bits=4,radix.wg=32,radix.items=3,radix.groups=5", Algorithm::radix,
+     kU32 | kF64},
+    {"radix.cpu=0,radix.match=1,radix.bits=7,radix.wg=1024,radix.items=2,radix.groups=2", Algorithm::radix,
+     kF32 | kI64},
     {"radix.cpu=0,radix.groups=3", Algorithm::radix, kAllTypes},
     {"radix.cpu=1,radix.groups=1", Algorithm::radix, kAllTypes},
     {"radix.cpu=1,radix.groups=65536", Algorithm::radix, kAllTypes},

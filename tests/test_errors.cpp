@@ -254,6 +254,7 @@ TEST_CASE("bad tuning strings") {
                           "radix.items=65",
                           "radix.groups=0",
                           "radix.groups=65537",
+                          "radix.match=2",
                           "selection.wg=3",
                           "auto.small_n=many",
                           "radix.wg=64,bogus=1",

@@ -31,11 +31,12 @@ const Row k_table[] = {
      " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512",
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 65 Mkeys/s at 2^20 (5.7x std::sort in the same run)"},
     {"nvidia", "gpu", "",
-     "radix.wg=256 radix.items=15 bitonic.wg=512 bitonic.tile=8192 selection.wg=256"
-     " bitonic.steps=6 selection.items=8 merge.wg=256 merge.items=12 odd_even.wg=256 odd_even.tile=1024",
-     "H100 2026-11-22, u32 Gkeys/s at 2^24 / 2^26: radix 13.3 / 15.3; bitonic 8.16 / 7.39 (tile 2048, "
-     "steps 4: 6.40 / 5.84); merge 12.70 / 14.62 (items 8: 11.25 / 12.05; 16: 9.57 / 10.30); selection "
-     "6.8e12 comparisons/s at 2^16"},
+     "radix.wg=256 radix.items=15 radix.match=1 radix.groups=4096 bitonic.wg=512 bitonic.tile=8192"
+     " selection.wg=256 bitonic.steps=6 selection.items=8 merge.wg=256 merge.items=12"
+     " odd_even.wg=256 odd_even.tile=1024",
+     "H100 2026-11-22, u32 Gkeys/s at 2^24 / 2^26: radix 23.1 / 21.3 (radix.match=0 radix.groups=1024: "
+     "13.5 / 15.4), u64 8.3 / 8.0, u32 pairs 13.7 / 11.8; bitonic 8.16 / 7.39 (tile 2048, steps 4: 6.40 / "
+     "5.84); merge 12.70 / 14.62 (items 8: 11.25 / 12.05); selection 6.8e12 comparisons/s at 2^16"},
     {"advanced micro devices", "gpu", "", "radix.wg=256 radix.items=4 bitonic.wg=256 bitonic.tile=2048",
      "not measured (no AMD GPU available)"},
     {"intel", "gpu", "", "radix.wg=128 radix.items=4 bitonic.wg=128 bitonic.tile=1024",
@@ -62,8 +63,8 @@ unsigned floor_pow2(std::size_t v) {
 std::string Tuning::describe() const {
   std::ostringstream s;
   s << "radix.bits=" << radix_bits << " radix.wg=" << radix_wg << " radix.items=" << radix_items
-    << " radix.groups=" << radix_groups << " radix.cpu=" << radix_cpu << " bitonic.wg=" << bitonic_wg
-    << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
+    << " radix.groups=" << radix_groups << " radix.cpu=" << radix_cpu << " radix.match=" << radix_match
+    << " bitonic.wg=" << bitonic_wg << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
     << " bitonic.cpu=" << bitonic_cpu << " selection.wg=" << selection_wg
     << " selection.items=" << selection_items << " merge.wg=" << merge_wg << " merge.items=" << merge_items
     << " merge.cpu=" << merge_cpu << " merge.chunk=" << merge_chunk << " odd_even.wg=" << odd_even_wg
@@ -110,6 +111,9 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
     } else if (name == "radix.cpu") {
       if (value > 1) throw_argument_error(source, "radix.cpu must be 0 or 1");
       radix_cpu = unsigned(value);
+    } else if (name == "radix.match") {
+      if (value > 1) throw_argument_error(source, "radix.match must be 0 or 1");
+      radix_match = unsigned(value);
     } else if (name == "bitonic.wg") {
       pow2(bitonic_wg);
     } else if (name == "bitonic.tile") {

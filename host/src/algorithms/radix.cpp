@@ -1,5 +1,7 @@
 // Radix sort driver: per digit pass a histogram, a scan and a stable scatter (kernels/radix.cl).
 #include <algorithm>
+#include <cctype>
+#include <string>
 
 #include "sorter_impl.hpp"
 
@@ -43,14 +45,29 @@ void radix_sort_cpu(Run& run, const Tuning& t, const std::string& defines) {
   run.launch(buckets, radix, 1, "radix_cpu_buckets");
 }
 
+// The warp-multisplit scatter (radix.match) is inline PTX: NVIDIA's compiler only. It needs warps of 32,
+// which NVIDIA guarantees, a work-group of whole warps and a work-item per digit. At most 8 bits, its
+// per-warp counters (RADIX * wg / 8 bytes) plus the rest fit wherever the portable scatter's local memory
+// does, so fit_to_device's budget holds for both. Other tunings (tests reach radix.wg=8 and radix.bits=11
+// on any device) keep the portable scatter rather than fail.
+bool use_match(const Tuning& t, const cl::Device& device) {
+  if (!t.radix_match || t.radix_bits > 8 || t.radix_wg % 32 != 0 || (1u << t.radix_bits) > t.radix_wg)
+    return false;
+  std::string vendor = device.getInfo<CL_DEVICE_VENDOR>();
+  std::transform(vendor.begin(), vendor.end(), vendor.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
+  return vendor.find("nvidia") != std::string::npos;
+}
+
 }  // namespace
 
 void radix_sort(Run& run) {
   const Tuning t = run.tuning();
-  const std::string defines = "-DRADIX_BITS=" + std::to_string(t.radix_bits) +
-                              " -DRADIX_WG=" + std::to_string(t.radix_wg) +
-                              " -DRADIX_ITEMS=" + std::to_string(t.radix_items);
+  std::string defines = "-DRADIX_BITS=" + std::to_string(t.radix_bits) +
+                        " -DRADIX_WG=" + std::to_string(t.radix_wg) +
+                        " -DRADIX_ITEMS=" + std::to_string(t.radix_items);
   if (t.radix_cpu) return radix_sort_cpu(run, t, defines);
+  if (use_match(t, run.s.device)) defines += " -DRADIX_MATCH=1";
   cl::Kernel histogram = run.kernel("radix.cl", "radix_histogram", defines, run.value_bytes);
   cl::Kernel scan = run.kernel("radix.cl", "radix_scan", defines, run.value_bytes);
   cl::Kernel scatter = run.kernel("radix.cl", "radix_scatter", defines, run.value_bytes);
