@@ -51,6 +51,13 @@ INLINE uint3 merge_pair(uint p, uint n, uint w) {
   return (uint3)(base, na, min(w, n - base - na));
 }
 
+// One program holds one shape (MERGE_CPU 0: GPU, 1: CPU), so a device never compiles kernels it will not
+// run (PoCL's LLVM spends seconds per kernel on a cold build).
+#ifndef MERGE_CPU
+#define MERGE_CPU 0
+#endif
+
+#if !MERGE_CPU
 // ---- The GPU shape.
 
 // Merges E outputs from diagonal `diag` of the local runs a[0, na) and b[0, nb) into registers k[];
@@ -203,6 +210,9 @@ kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_pass(
   }
 }
 
+#endif  // !MERGE_CPU
+
+#if MERGE_CPU
 // ---- The CPU shape: one work-item per work-group, sequential merges over chunks of MERGE_CHUNK keys.
 // A merge's next step waits on the comparison before it, so each work-item runs four independent merges
 // interleaved (four pairs of runs, or four stretches of one pair's merge path) with branch-free steps.
@@ -383,3 +393,4 @@ kernel __attribute__((reqd_work_group_size(1, 1, 1))) void merge_cpu_pass(
   if (decode)
     for (uint u = out0; u < out1; ++u) dst[u] = decode_key(dst[u], kind, descending);
 }
+#endif  // MERGE_CPU

@@ -22,6 +22,11 @@
 #if RADIX_WG < 8
 #error "RADIX_WG must be at least 8"
 #endif
+// 1: the CPU shape's kernels only, 0: the GPU shape's. One program holds one shape, so a device never
+// compiles kernels it will not run (PoCL's LLVM spends seconds per kernel on a cold build).
+#ifndef RADIX_CPU
+#define RADIX_CPU 0
+#endif
 #define RADIX (1u << RADIX_BITS)
 #define RADIX_MASK (RADIX - 1u)
 #define RADIX_BLOCK (RADIX_WG * RADIX_ITEMS)
@@ -50,6 +55,8 @@ inline uint2 group_range(uint n, uint blocks_per_group) {
   const ulong end = begin + (ulong)blocks_per_group * RADIX_BLOCK;
   return (uint2)((uint)min(begin, (ulong)n), (uint)min(end, (ulong)n));
 }
+
+#if !RADIX_CPU
 
 #ifdef RADIX_MATCH
 // ---- NVIDIA shape (tuning radix.match=1, set by the driver on NVIDIA devices only): warp-level multisplit.
@@ -513,6 +520,9 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
 }
 #endif  // RADIX_MATCH
 
+#endif  // !RADIX_CPU
+
+#if RADIX_CPU
 // ---- CPU shape (tuning radix.cpu=1): on CPU devices each work-group is one core's loop over its
 // work-items and barriers cost a pass over them, so work-groups are single work-items with long serial
 // loops. One most-significant-digit pass splits the keys into RADIX buckets (a stable counting sort per
@@ -677,3 +687,4 @@ kernel void radix_cpu_buckets(global ukey_t* keys, global ukey_t* tmp,
 #endif
   }
 }
+#endif  // RADIX_CPU

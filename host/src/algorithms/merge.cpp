@@ -11,7 +11,8 @@ void merge_sort(Run& run) {
   const bool cpu = t.merge_cpu != 0;
   const std::string defines = "-DMERGE_WG=" + std::to_string(cpu ? 1 : t.merge_wg) +
                               " -DMERGE_ITEMS=" + std::to_string(cpu ? 1 : t.merge_items) +
-                              " -DMERGE_CHUNK=" + std::to_string(t.merge_chunk);
+                              " -DMERGE_CHUNK=" + std::to_string(t.merge_chunk) +
+                              " -DMERGE_CPU=" + std::to_string(cpu ? 1 : 0);
   const unsigned vb = run.value_bytes;
   cl::Kernel block = run.kernel("merge.cl", cpu ? "merge_cpu_block" : "merge_block_sort", defines, vb);
   cl::Kernel pass = run.kernel("merge.cl", cpu ? "merge_cpu_pass" : "merge_pass", defines, vb);

@@ -63,9 +63,9 @@ bool use_match(const Tuning& t, const cl::Device& device) {
 
 void radix_sort(Run& run) {
   const Tuning t = run.tuning();
-  std::string defines = "-DRADIX_BITS=" + std::to_string(t.radix_bits) +
-                        " -DRADIX_WG=" + std::to_string(t.radix_wg) +
-                        " -DRADIX_ITEMS=" + std::to_string(t.radix_items);
+  std::string defines =
+      "-DRADIX_BITS=" + std::to_string(t.radix_bits) + " -DRADIX_WG=" + std::to_string(t.radix_wg) +
+      " -DRADIX_ITEMS=" + std::to_string(t.radix_items) + " -DRADIX_CPU=" + std::to_string(t.radix_cpu);
   if (t.radix_cpu) return radix_sort_cpu(run, t, defines);
   if (use_match(t, run.s.device)) defines += " -DRADIX_MATCH=1";
   cl::Kernel histogram = run.kernel("radix.cl", "radix_histogram", defines, run.value_bytes);
