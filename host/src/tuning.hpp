@@ -16,7 +16,7 @@ struct Tuning {
   unsigned radix_wg = 256;       // work-group size of the radix kernels
   unsigned radix_items = 8;      // keys per work-item per block (block = wg * items)
   unsigned radix_groups = 1024;  // most work-groups per pass; each owns a contiguous run of blocks
-  unsigned radix_cpu = 0;        // 1: the CPU shape (one serial counting sort per work-item chunk)
+  unsigned radix_cpu = 0;        // 1: the CPU shape (an MSD pass over chunks, then one work-item per bucket)
   unsigned radix_match = 0;      // 1: on NVIDIA GPUs, rank blocks by warp multisplit (inline PTX)
   unsigned bitonic_wg = 256;
   unsigned bitonic_tile = 2048;  // elements sorted in local memory by one work-group
