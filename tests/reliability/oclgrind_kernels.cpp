@@ -50,8 +50,16 @@ const Config kConfigs[] = {
     {"radix_cpu_chunks", Algorithm::radix, "radix.cpu=1 radix.bits=8 radix.groups=4", {16384 + 7}, 0},
     // Bitonic, GPU shape: tiles of 32 sorted and merged in local memory, global launches fusing up to 2
     // steps; with tiles of 4, stages of up to 6 global steps use every fused width (1..6).
-    {"bitonic", Algorithm::bitonic, "bitonic.cpu=0 bitonic.wg=8 bitonic.tile=32 bitonic.steps=2", {17, 300}, 1},
-    {"bitonic_steps6", Algorithm::bitonic, "bitonic.cpu=0 bitonic.wg=2 bitonic.tile=4 bitonic.steps=6", {130}, 0},
+    {"bitonic",
+     Algorithm::bitonic,
+     "bitonic.cpu=0 bitonic.wg=8 bitonic.tile=32 bitonic.steps=2",
+     {17, 300},
+     1},
+    {"bitonic_steps6",
+     Algorithm::bitonic,
+     "bitonic.cpu=0 bitonic.wg=2 bitonic.tile=4 bitonic.steps=6",
+     {130},
+     0},
     // Bitonic, CPU shape: a work-item per tile of 64, global steps as vector loops, two fused.
     {"bitonic_cpu", Algorithm::bitonic, "bitonic.cpu=1 bitonic.tile=64 bitonic.steps=6", {17, 300}, 1},
     // Selection: one part at 9 keys (the rank kernel scatters), two parts at 200 (partial ranks summed by
@@ -72,7 +80,7 @@ const Config kConfigs[] = {
 };
 
 int failures = 0;
-std::vector<cl::Buffer>* buffers;  // every buffer made, kept to the end: see main()
+std::vector<cl::Buffer>* buffers;   // every buffer made, kept to the end: see main()
 std::set<std::string> kernels_run;  // from the profiling queue: which kernels Oclgrind checked
 
 void note_kernels(const clsort::Sorter& sorter) {

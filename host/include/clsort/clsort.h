@@ -71,12 +71,12 @@ typedef enum clsort_status {
 
 /** Key types. Values of sort_by_key are any 4- or 8-byte type (only their width matters). */
 typedef enum clsort_key_type {
-  CLSORT_KEY_U32 = 0, /**< uint32_t */
-  CLSORT_KEY_I32 = 1, /**< int32_t */
-  CLSORT_KEY_F32 = 2, /**< float */
-  CLSORT_KEY_U64 = 3, /**< uint64_t */
-  CLSORT_KEY_I64 = 4, /**< int64_t */
-  CLSORT_KEY_F64 = 5, /**< double */
+  CLSORT_KEY_U32 = 0,                   /**< uint32_t */
+  CLSORT_KEY_I32 = 1,                   /**< int32_t */
+  CLSORT_KEY_F32 = 2,                   /**< float */
+  CLSORT_KEY_U64 = 3,                   /**< uint64_t */
+  CLSORT_KEY_I64 = 4,                   /**< int64_t */
+  CLSORT_KEY_F64 = 5,                   /**< double */
   CLSORT_KEY_TYPE_MAX_ENUM = 0x7FFFFFFF /**< not a key type: makes any int a valid value in C++ */
 } clsort_key_type;
 
