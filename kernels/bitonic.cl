@@ -114,6 +114,10 @@ INLINE uint group_pos(uint j, uint K, uint x0, uint lo, uint flip, uint size) {
 }
 
 #ifndef BITONIC_CPU
+#define BITONIC_CPU 0  // 1: the CPU shape's kernels only (tuning bitonic.cpu); one shape per program
+#endif
+
+#if !BITONIC_CPU
 // ---- The GPU shape: work-groups of BITONIC_WG work-items, 2^K elements per work-item in registers.
 
 #define BITONIC_E (BITONIC_TILE / BITONIC_WG)  // elements per work-item in a local round

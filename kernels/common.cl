@@ -66,6 +66,24 @@ inline ukey_t decode_key(ukey_t x, uint kind, uint descending) {
 }
 
 // Utility kernels. Each work-item handles one element; sizes are arguments so no n needs a rebuild.
+// Merge-path search, shared by merge sort and odd-even merge-split.
+// How many of the first `diag` outputs of the stable merge of a[0, na) and b[0, nb) come from a: the
+// merge path's crossing of that diagonal. An a key equal to a b key goes first.
+#define MERGE_PATH(name, AS)                                                                  \
+  INLINE uint name(AS const ukey_t* a, uint na, AS const ukey_t* b, uint nb, uint diag) {     \
+    uint lo = diag > nb ? diag - nb : 0u, hi = min(diag, na);                                 \
+    while (lo < hi) {                                                                         \
+      const uint mid = (lo + hi) >> 1;                                                        \
+      if (a[mid] <= b[diag - 1u - mid])                                                       \
+        lo = mid + 1u;                                                                        \
+      else                                                                                    \
+        hi = mid;                                                                             \
+    }                                                                                         \
+    return lo;                                                                                \
+  }
+MERGE_PATH(merge_path_global, global)
+MERGE_PATH(merge_path_local, local)
+
 kernel void util_encode(global ukey_t* keys, uint n, uint kind, uint descending) {
   const uint i = get_global_id(0);
   if (i < n) keys[i] = encode_key(keys[i], kind, descending);

@@ -21,28 +21,10 @@
 
 #if VALUE_BYTES != 0
 #define VALUE_PARAMS , global const value_t *vsrc, global value_t *vdst
-#define VALUE_ARGS , vsrc, vdst
 #else
 #define VALUE_PARAMS
-#define VALUE_ARGS
 #endif
 
-// How many of the first `diag` outputs of the stable merge of a[0, na) and b[0, nb) come from a: the
-// merge path's crossing of that diagonal. An a key equal to a b key goes first.
-#define MERGE_PATH(name, AS)                                                                  \
-  INLINE uint name(AS const ukey_t* a, uint na, AS const ukey_t* b, uint nb, uint diag) {     \
-    uint lo = diag > nb ? diag - nb : 0u, hi = min(diag, na);                                 \
-    while (lo < hi) {                                                                         \
-      const uint mid = (lo + hi) >> 1;                                                        \
-      if (a[mid] <= b[diag - 1u - mid])                                                       \
-        lo = mid + 1u;                                                                        \
-      else                                                                                    \
-        hi = mid;                                                                             \
-    }                                                                                         \
-    return lo;                                                                                \
-  }
-MERGE_PATH(merge_path_global, global)
-MERGE_PATH(merge_path_local, local)
 
 // The run pair of width w that output position p falls in: its start, and the lengths of its halves.
 INLINE uint3 merge_pair(uint p, uint n, uint w) {

@@ -63,19 +63,6 @@ kernel __attribute__((reqd_work_group_size(ODD_EVEN_WG, 1, 1))) void odd_even_lo
   }
 }
 
-// How many of the first `diag` outputs of the stable merge of a[0, na) and b[0, nb) come from a.
-INLINE uint odd_even_path(local const ukey_t* a, uint na, local const ukey_t* b, uint nb, uint diag) {
-  uint lo = diag > nb ? diag - nb : 0u, hi = min(diag, na);
-  while (lo < hi) {
-    const uint mid = (lo + hi) >> 1;
-    if (a[mid] <= b[diag - 1u - mid])
-      lo = mid + 1u;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 // Block phase `phase`: work-group i merges tiles 2i + phase%2 and the next one (if it has keys) and
 // writes the lowest ODD_EVEN_TILE keys back to the left tile, the rest to the right one.
 kernel __attribute__((reqd_work_group_size(ODD_EVEN_WG, 1, 1))) void odd_even_merge_split(
@@ -101,7 +88,7 @@ kernel __attribute__((reqd_work_group_size(ODD_EVEN_WG, 1, 1))) void odd_even_me
   const uint first = lid * ODD_EVEN_ITEMS;
   local const ukey_t* a = lk;
   local const ukey_t* b = lk + ODD_EVEN_TILE;
-  uint i = odd_even_path(a, ODD_EVEN_TILE, b, nb, min(first, count));
+  uint i = merge_path_local(a, ODD_EVEN_TILE, b, nb, min(first, count));
   uint j = min(first, count) - i;
   for (uint e = 0; e < ODD_EVEN_ITEMS; ++e) {
     const ukey_t ka = i < ODD_EVEN_TILE ? a[i] : KEY_MAX, kb = j < nb ? b[j] : KEY_MAX;

@@ -312,31 +312,33 @@ void comparison_with_tuning(clsort::Sorter& sorter, const Variant& v, FailureBud
       }
 }
 
-TEST_CASE("comparison sorts under non-default tuning") {
+// A Sorter per variant on the shared context (the tuning is per Sorter, the programs per context);
+// `check(key, sorter, variant)` runs once for each key type the variant lists, `key` of that type.
+template <std::size_t N, class Check>
+void for_each_variant(const Variant (&variants)[N], Check check) {
   const clsort::Sorter& base = shared_sorter();
-  FailureBudget budget;
-  for (const Variant& v : kComparisonVariants) {
+  for (const Variant& v : variants) {
     clsort::Sorter sorter(cl::CommandQueue(base.context(), base.device()));
     sorter.tune(v.tuning);
-    if (v.types & kU32) comparison_with_tuning<std::uint32_t>(sorter, v, budget);
-    if (v.types & kF32) comparison_with_tuning<float>(sorter, v, budget);
-    if (v.types & kI64) comparison_with_tuning<std::int64_t>(sorter, v, budget);
-    if (v.types & kF64) comparison_with_tuning<double>(sorter, v, budget);
+    if (v.types & kU32) check(std::uint32_t{}, sorter, v);
+    if (v.types & kF32) check(float{}, sorter, v);
+    if (v.types & kI64) check(std::int64_t{}, sorter, v);
+    if (v.types & kF64) check(double{}, sorter, v);
   }
 }
 
-TEST_CASE("sorts under non-default tuning") {
-  const clsort::Sorter& base = shared_sorter();
+TEST_CASE("comparison sorts under non-default tuning") {
   FailureBudget budget;
-  for (const Variant& v : kVariants) {
-    // A Sorter per variant on the shared context: the tuning is per Sorter, the programs per context.
-    clsort::Sorter sorter(cl::CommandQueue(base.context(), base.device()));
-    sorter.tune(v.tuning);
-    if (v.types & kU32) sort_with_tuning<std::uint32_t>(sorter, v, budget);
-    if (v.types & kF32) sort_with_tuning<float>(sorter, v, budget);
-    if (v.types & kI64) sort_with_tuning<std::int64_t>(sorter, v, budget);
-    if (v.types & kF64) sort_with_tuning<double>(sorter, v, budget);
-  }
+  for_each_variant(kComparisonVariants, [&](auto key, clsort::Sorter& sorter, const Variant& v) {
+    comparison_with_tuning<decltype(key)>(sorter, v, budget);
+  });
+}
+
+TEST_CASE("sorts under non-default tuning") {
+  FailureBudget budget;
+  for_each_variant(kVariants, [&](auto key, clsort::Sorter& sorter, const Variant& v) {
+    sort_with_tuning<decltype(key)>(sorter, v, budget);
+  });
 }
 
 }  // namespace

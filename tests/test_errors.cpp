@@ -8,6 +8,7 @@
 #include <fstream>
 #include <optional>
 
+#include "support/env_guard.hpp"
 #include "support/support.hpp"
 
 #ifndef CLSORT_TEST_KERNEL_SOURCE_DIR
@@ -28,28 +29,7 @@ std::optional<clsort::Error> thrown(F&& f) {
   return std::nullopt;
 }
 
-// Sets an environment variable for one scope and restores its previous state.
-class EnvGuard {
- public:
-  EnvGuard(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~EnvGuard() { restore(); }
-  void restore() {
-    if (done_) return;
-    done_ = true;
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-  bool done_ = false;
-};
+using clsort_test::EnvGuard;
 
 // A device buffer filled with random bytes, and whether it still holds them.
 struct Filled {

@@ -1,5 +1,7 @@
 // The public entry points: Sorter construction, argument validation, dispatch to an algorithm driver,
 // and the host-data paths (upload, sort, download).
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -98,6 +100,11 @@ Sorter::Impl::Impl(cl::Context c, cl::Device d, cl::CommandQueue q)
   profiling = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
   in_order = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
   max_alloc = info<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  compute_units = info<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+  std::string vendor = info<std::string>(device, CL_DEVICE_VENDOR);
+  std::transform(vendor.begin(), vendor.end(), vendor.begin(),
+                 [](unsigned char ch) { return char(std::tolower(ch)); });
+  nvidia = vendor.find("nvidia") != std::string::npos;
   tuning = detail::tuning_for(device);
   if (const char* env = std::getenv("CLSORT_TUNING"); env && *env) tuning.apply(env, "CLSORT_TUNING");
   detail::retain_context_programs(context());

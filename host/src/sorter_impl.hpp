@@ -22,7 +22,10 @@ struct Sorter::Impl {
   bool profiling = false;
   bool in_order = true;
   detail::Tuning tuning;  // the table's row plus overrides, before fitting to a key/value width
+  // Device facts the drivers need on every sort, read once.
   std::size_t max_alloc = 0;
+  cl_uint compute_units = 1;
+  bool nvidia = false;  // CL_DEVICE_VENDOR names NVIDIA: inline PTX compiles there
 
   // Kernels are created per Sorter (a cl::Kernel's arguments are not thread-safe); programs are shared.
   std::map<std::string, cl::Kernel> kernels;

@@ -197,6 +197,7 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
   while (radix_bytes() > budget && t.radix_wg > 8) t.radix_wg /= 2;
   while (radix_bytes() > budget && t.radix_bits > 4) --t.radix_bits;
 
+  // Bitonic by-key sorts, merge and odd-even carry a 4-byte index or source position with each key.
   const unsigned index_bytes = value_bytes ? 4 : 0;
   if (t.bitonic_cpu) {
     // One work-item per tile; a tile holds at least two vectors of the widest (16-lane) kind.
@@ -218,7 +219,7 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
   // Merge: the GPU shape keeps a tile of keys, values and source positions in local memory; the CPU
   // shape two chunks of keys and values (it merges back and forth).
   clamp_wg(t.merge_wg);
-  const std::size_t merge_bytes = key_bytes + value_bytes + (value_bytes ? 4 : 0);
+  const std::size_t merge_bytes = key_bytes + value_bytes + index_bytes;
   while (std::size_t(t.merge_wg) * t.merge_items * merge_bytes > budget && t.merge_items > 1) --t.merge_items;
   while (std::size_t(t.merge_wg) * t.merge_items * merge_bytes > budget && t.merge_wg > 1) t.merge_wg /= 2;
   while (2 * std::size_t(t.merge_chunk) * (key_bytes + value_bytes) > budget && t.merge_chunk > 16)
@@ -228,8 +229,7 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
   // least one pair per work-item.
   clamp_wg(t.odd_even_wg);
   if (t.odd_even_tile < 2 * t.odd_even_wg) t.odd_even_tile = 2 * t.odd_even_wg;
-  while (2 * std::size_t(t.odd_even_tile) * (key_bytes + value_bytes + (value_bytes ? 4 : 0)) > budget &&
-         t.odd_even_tile > 2) {
+  while (2 * std::size_t(t.odd_even_tile) * merge_bytes > budget && t.odd_even_tile > 2) {
     t.odd_even_tile /= 2;
     if (t.odd_even_wg > t.odd_even_tile / 2) t.odd_even_wg = t.odd_even_tile / 2;
   }

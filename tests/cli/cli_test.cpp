@@ -373,6 +373,13 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
   return rows;
 }
 
+// The index of a CSV header's column; the test fails when the bench did not write it.
+std::size_t csv_column(const std::vector<std::string>& header, const char* name) {
+  const auto it = std::find(header.begin(), header.end(), name);
+  REQUIRE(it != header.end());
+  return std::size_t(it - header.begin());
+}
+
 }  // namespace
 
 TEST_CASE("cli help and version") {
@@ -615,11 +622,7 @@ TEST_CASE("cli bench") {
   const auto csv = parse_csv(read_file(d / "b.csv"));
   REQUIRE(csv.size() > 1);
   const auto& header = csv[0];
-  const auto col = [&](const char* name) {
-    const auto it = std::find(header.begin(), header.end(), name);
-    REQUIRE(it != header.end());
-    return std::size_t(it - header.begin());
-  };
+  const auto col = [&](const char* name) { return csv_column(header, name); };
   const std::size_t verified = col("verified"), n = col("n"), type = col("type"), ms = col("median_ms");
   std::set<std::string> rows;
   for (std::size_t i = 1; i < csv.size(); ++i) {
@@ -663,11 +666,7 @@ TEST_CASE("cli bench values") {
     const auto csv = parse_csv(read_file(d / "v.csv"));
     REQUIRE(csv.size() > 1);
     const auto& header = csv[0];
-    const auto col = [&](const char* name) {
-      const auto it = std::find(header.begin(), header.end(), name);
-      REQUIRE(it != header.end());
-      return std::size_t(it - header.begin());
-    };
+    const auto col = [&](const char* name) { return csv_column(header, name); };
     std::set<std::string> rows;
     for (std::size_t i = 1; i < csv.size(); ++i) {
       REQUIRE(csv[i].size() == header.size());

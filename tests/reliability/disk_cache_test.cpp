@@ -13,32 +13,14 @@
 #include <optional>
 
 #include "reference.hpp"
+#include "support/env_guard.hpp"
 
 namespace reliability {
 namespace {
 
 namespace fs = std::filesystem;
 
-class EnvGuard {
- public:
-  EnvGuard(const char* name, const std::optional<std::string>& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      ::setenv(name, value->c_str(), 1);
-    else
-      ::unsetenv(name);
-  }
-  ~EnvGuard() {
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using clsort_test::EnvGuard;
 
 struct TempDir {
   fs::path path;

@@ -1,6 +1,5 @@
 // Radix sort driver: per digit pass a histogram, a scan and a stable scatter (kernels/radix.cl).
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 #include "sorter_impl.hpp"
@@ -50,13 +49,9 @@ void radix_sort_cpu(Run& run, const Tuning& t, const std::string& defines) {
 // per-warp counters (RADIX * wg / 8 bytes) plus the rest fit wherever the portable scatter's local memory
 // does, so fit_to_device's budget holds for both. Other tunings (tests reach radix.wg=8 and radix.bits=11
 // on any device) keep the portable scatter rather than fail.
-bool use_match(const Tuning& t, const cl::Device& device) {
-  if (!t.radix_match || t.radix_bits > 8 || t.radix_wg % 32 != 0 || (1u << t.radix_bits) > t.radix_wg)
-    return false;
-  std::string vendor = device.getInfo<CL_DEVICE_VENDOR>();
-  std::transform(vendor.begin(), vendor.end(), vendor.begin(),
-                 [](unsigned char c) { return char(std::tolower(c)); });
-  return vendor.find("nvidia") != std::string::npos;
+bool use_match(const Tuning& t, bool nvidia) {
+  return nvidia && t.radix_match && t.radix_bits <= 8 && t.radix_wg % 32 == 0 &&
+         (1u << t.radix_bits) <= t.radix_wg;
 }
 
 }  // namespace
@@ -67,7 +62,7 @@ void radix_sort(Run& run) {
       "-DRADIX_BITS=" + std::to_string(t.radix_bits) + " -DRADIX_WG=" + std::to_string(t.radix_wg) +
       " -DRADIX_ITEMS=" + std::to_string(t.radix_items) + " -DRADIX_CPU=" + std::to_string(t.radix_cpu);
   if (t.radix_cpu) return radix_sort_cpu(run, t, defines);
-  if (use_match(t, run.s.device)) defines += " -DRADIX_MATCH=1";
+  if (use_match(t, run.s.nvidia)) defines += " -DRADIX_MATCH=1";
   cl::Kernel histogram = run.kernel("radix.cl", "radix_histogram", defines, run.value_bytes);
   cl::Kernel scan = run.kernel("radix.cl", "radix_scan", defines, run.value_bytes);
   cl::Kernel scatter = run.kernel("radix.cl", "radix_scatter", defines, run.value_bytes);

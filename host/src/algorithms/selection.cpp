@@ -15,7 +15,7 @@ void selection_sort(Run& run) {
   const cl_uint n = run.n, kind = run.kind, descending = run.descending, wg = t.selection_wg;
   const cl_uint block = wg * t.selection_items, blocks = (n + block - 1) / block;
   // Enough work-groups for every compute unit several times over, each part at least four tiles long.
-  const cl_uint units = run.s.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+  const cl_uint units = run.s.compute_units;
   cl_uint parts = std::max<cl_uint>(1, (4 * units + blocks - 1) / blocks);
   parts = std::min<cl_uint>({parts, std::max<cl_uint>(1, n / (4 * wg)), 1024});
   const cl_uint part_len = cl_uint(round_up((n + parts - 1) / parts, wg));
