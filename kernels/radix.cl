@@ -14,10 +14,13 @@
 #define RADIX_WG 256
 #endif
 #ifndef RADIX_ITEMS
-#define RADIX_ITEMS 8  // keys per work-item per block; at most 15 (4-bit counters in the scatter)
+#define RADIX_ITEMS 8  // keys per work-item per block; at most 15 for the portable ranking's 4-bit counters
 #endif
-#if RADIX_ITEMS > 15
-#error "RADIX_ITEMS must be at most 15"
+#if RADIX_ITEMS > 15 && !defined(RADIX_MATCH)
+#error "RADIX_ITEMS must be at most 15 without RADIX_MATCH"
+#endif
+#if RADIX_ITEMS > 32
+#error "RADIX_ITEMS must be at most 32"
 #endif
 #if RADIX_WG < 8
 #error "RADIX_WG must be at least 8"
@@ -31,7 +34,9 @@
 #define RADIX_MASK (RADIX - 1u)
 #define RADIX_BLOCK (RADIX_WG * RADIX_ITEMS)
 
-inline uint digit_of(ukey_t k, uint shift) { return (uint)(k >> shift) & RADIX_MASK; }
+inline uint digit_of(ukey_t k, uint shift) {
+  return (uint)(k >> shift) & RADIX_MASK;
+}
 
 // Exclusive scan of one value per work-item; *total gets the sum. Called by the whole group.
 inline uint group_scan_exclusive(uint v, local uint* s, uint* total) {
@@ -57,6 +62,12 @@ inline uint2 group_range(uint n, uint blocks_per_group) {
 }
 
 #if !RADIX_CPU
+
+#if VALUE_BYTES != 0
+#define VALUES(...) __VA_ARGS__
+#else
+#define VALUES(...)
+#endif
 
 #ifdef RADIX_MATCH
 // ---- NVIDIA shape (tuning radix.match=1, set by the driver on NVIDIA devices only): warp-level multisplit.
@@ -113,7 +124,9 @@ INLINE uint ptx_shfl_up(uint v, uint delta) {
 }
 // Lanes of a warp may run apart (independent thread scheduling): this joins them and orders their local
 // memory accesses, so a counter one lane writes is what the others read next.
-INLINE void ptx_warp_sync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
+INLINE void ptx_warp_sync(void) {
+  asm volatile("bar.warp.sync 0xffffffff;" ::: "memory");
+}
 
 // Exclusive scan of one value per work-item in work-item order: shuffles within each warp, then each
 // work-item adds the totals of the warps before it. One barrier; warp_tot may be rewritten only after
@@ -131,66 +144,95 @@ INLINE uint warp_group_scan_exclusive(uint v, uint lane, uint warp, local uint* 
   for (uint w = 0; w < warp; ++w) before += warp_tot[w];
   return before + x - v;
 }
-#endif  // RADIX_MATCH
 
-// counts[d * groups + g] = number of keys with digit d in group g's range.
-kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_histogram(
-    global const ukey_t* src, uint n, uint shift, uint encode, uint kind, uint descending,
-    uint blocks_per_group, global uint* counts) {
-  local uint hist[RADIX];
+// The block-ranking state of the multisplit shape: per-warp digit counters, warp-major (after the block
+// scan, where each (digit, warp) run starts in the block), and the scan's per-warp totals.
+#define RANK_LOCALS                 \
+  local uint wcount[WARPS * RADIX]; \
+  local uint warp_tot[WARPS]
+
+// Loads the block [blk, blk + valid) of src warp-striped into k (v), encoding keys if asked, and ranks
+// them: rank[j] = the digit (high half) and the key's place among its digit's keys of its warp (low
+// half), wcount then holding where each (digit, warp) run starts. Work-item d < RADIX gets the number of
+// keys of digit d in the block (*count) and where they start in the block's digit order (*start).
+// Warp w holds block positions [w * WARP_ITEMS, (w + 1) * WARP_ITEMS), item j of lane l being position
+// w * WARP_ITEMS + 32 j + l, so ranking items in order, and lanes in order within an item, is input
+// order: the sort stays stable. Slots past the end hold the largest key: the largest digit and the
+// latest positions, so they rank last. Ends with a barrier.
+INLINE void rank_block(global const ukey_t* src, VALUES(global const value_t* vsrc, ) uint blk, uint valid,
+                       uint shift, uint encode, uint kind, uint descending, ukey_t* k,
+                       VALUES(value_t* v, ) uint* rank, local uint* wcount, local uint* warp_tot, uint* count,
+                       uint* start) {
   const uint lid = get_local_id(0);
-  for (uint d = lid; d < RADIX; d += RADIX_WG) hist[d] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  const uint2 range = group_range(n, blocks_per_group);
-#ifdef RADIX_MATCH
-  // One load and its atomic per iteration keep too few loads in flight (about 1.3 TB/s on the H100):
-  // issue HIST_LOADS loads before the atomics. The loop stops before base could wrap near n = 2^32.
-  for (uint base = range.x; base < range.y; base += HIST_LOADS * RADIX_WG) {
-    const uint left = range.y - base;
-    ukey_t k[HIST_LOADS];
+  const uint lane = ptx_lane_id(), warp = lid / 32;
+  const uint lanes_before = ptx_lanemask_lt();
+  local uint* my_count = wcount + warp * RADIX;
+  const uint first = warp * WARP_ITEMS + lane;
 #pragma unroll
-    for (uint h = 0; h < HIST_LOADS; ++h) {
-      const uint i = h * RADIX_WG + lid;
-      k[h] = i < left ? src[base + i] : 0;
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint p = first + 32 * j;
+    ukey_t key = KEY_MAX;
+    VALUES(v[j] = 0;)  // padding moves through local memory like the rest (never stored): keep it defined
+    if (p < valid) {
+      key = src[blk + p];
+      if (encode) key = encode_key(key, kind, descending);
+      VALUES(v[j] = vsrc[blk + p];)
     }
+    k[j] = key;
+  }
+
+  // Rank within the warp: the lanes sharing a digit read its counter, the lowest of them adds their
+  // number, and each key's rank is the old count plus its peers in lower lanes. Only this warp touches
+  // its counters, so warp syncs order them; the previous block's last readers are behind a barrier.
+  for (uint d = lane; d < RADIX; d += 32) my_count[d] = 0;
+  ptx_warp_sync();
 #pragma unroll
-    for (uint h = 0; h < HIST_LOADS; ++h)
-      if (h * RADIX_WG + lid < left)
-        atomic_inc(&hist[digit_of(encode ? encode_key(k[h], kind, descending) : k[h], shift)]);
-    if (left <= HIST_LOADS * RADIX_WG) break;
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint d = digit_of(k[j], shift);
+    const uint peers = warp_peers(d);
+    const uint lower = peers & lanes_before;
+    const uint before = my_count[d];
+    ptx_warp_sync();
+    if (lower == 0) my_count[d] = before + popcount(peers);
+    ptx_warp_sync();
+    rank[j] = (before + popcount(lower)) | d << 16;  // the digit rides along: one register per key
   }
-#else
-  for (uint i = range.x + lid; i < range.y; i += RADIX_WG) {
-    ukey_t k = src[i];
-    if (encode) k = encode_key(k, kind, descending);
-    atomic_inc(&hist[digit_of(k, shift)]);
-  }
-#endif
   barrier(CLK_LOCAL_MEM_FENCE);
-  const uint groups = get_num_groups(0);
-  for (uint d = lid; d < RADIX; d += RADIX_WG) counts[d * groups + get_group_id(0)] = hist[d];
-}
 
-// One work-group per digit: turns counts[d][*] into exclusive prefix sums; totals[d] = digit total.
-kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scan(global uint* counts,
-                                                                            uint groups,
-                                                                            global uint* totals) {
-  local uint s[RADIX_WG];
-  global uint* row = counts + get_group_id(0) * groups;
-  const uint lid = get_local_id(0);
-  uint carry = 0;
-  for (uint base = 0; base < groups; base += RADIX_WG) {
-    const uint i = base + lid;
-    const uint v = i < groups ? row[i] : 0;
-    uint total;
-    const uint ex = group_scan_exclusive(v, s, &total);
-    if (i < groups) row[i] = carry + ex;
-    carry += total;
+  // Block scan over (digit, warp) in digit-major order: work-item d sums its digit over the warps,
+  // one group scan gives the digit's start in the block, and d writes each warp's start back.
+  uint total = 0;
+  if (lid < RADIX)
+    for (uint w = 0; w < WARPS; ++w) total += wcount[w * RADIX + lid];
+  *start = warp_group_scan_exclusive(total, lane, warp, warp_tot);
+  *count = total;
+  if (lid < RADIX) {
+    uint run = *start;
+    for (uint w = 0; w < WARPS; ++w) {
+      const uint c = wcount[w * RADIX + lid];
+      wcount[w * RADIX + lid] = run;
+      run += c;
+    }
   }
-  if (lid == 0) totals[get_group_id(0)] = carry;
+  barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-#ifndef RADIX_MATCH
+// Moves the ranked keys (values) to their places in the block's digit order in lk (lv). Ends with a
+// barrier, which also publishes what the caller wrote to local memory before calling it.
+INLINE void permute_block(const ukey_t* k, VALUES(const value_t* v, ) const uint* rank, local ukey_t* lk,
+                          VALUES(local value_t* lv, ) local const uint* wcount) {
+  local const uint* my_count = wcount + get_local_id(0) / 32 * RADIX;
+#pragma unroll
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint to = my_count[rank[j] >> 16] + (rank[j] & 0xFFFF);
+    lk[to] = k[j];
+    VALUES(lv[to] = v[j];)
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+#else                                            // !RADIX_MATCH
+
 // Exclusive scan of 16 digit counters per work-item, packed two 16-bit counters per uint (block totals
 // stay below 2^16, so the halves never carry into each other). Raking: each work-item serially scans 8
 // consecutive work-items' entries of one of the 8 words, a short scan combines those segments, and the
@@ -237,26 +279,233 @@ inline uint8 group_scan_exclusive8(uint8 v, local uint* s, local uint* seg_total
   return vload8(0, mine);
 }
 
+// The block-sorting state of the portable shape: the packed-counter scan (then each work-item's 16
+// sub-digit offsets) and the scan's segment totals.
+#define RANK_LOCALS          \
+  local uint ls[SCAN_WORDS]; \
+  local uint seg_total[RADIX_WG]
+
+// Loads the block [blk, blk + valid) of src, encoding keys if asked, and leaves it in lk (lv) sorted
+// stably by the digit: a counting sort per 4 bits, each work-item counting its RADIX_ITEMS consecutive
+// keys per sub-digit in 4-bit fields of one register (hence RADIX_ITEMS <= 15), one group scan turning
+// the counters into offsets. Slots past the end hold the largest key, which sorts last and stays last.
+// Ends with a barrier.
+INLINE void sort_block(global const ukey_t* src, VALUES(global const value_t* vsrc, ) uint blk, uint valid,
+                       uint shift, uint encode, uint kind, uint descending, local ukey_t* lk,
+                       VALUES(local value_t* lv, ) local uint* ls, local uint* seg_total) {
+  const uint lid = get_local_id(0);
+  local ushort* offsets = (local ushort*)ls;
+  ukey_t k[RADIX_ITEMS];
+  VALUES(value_t v[RADIX_ITEMS];)
+  // Coalesced load, then a transpose through local memory so each work-item holds RADIX_ITEMS
+  // consecutive keys (ranking them in order keeps the sort stable).
+#pragma unroll
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint p = lid + j * RADIX_WG;
+    ukey_t key = KEY_MAX;
+    // Padding slots move through the local sort like the rest (never stored): give them a defined
+    // value, else every partial block reads indeterminate local memory (Oclgrind --uninitialized).
+    VALUES(value_t val = 0;)
+    if (p < valid) {
+      key = src[blk + p];
+      if (encode) key = encode_key(key, kind, descending);
+      VALUES(val = vsrc[blk + p];)
+    }
+    lk[p] = key;
+    VALUES(lv[p] = val;)
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    k[j] = lk[lid * RADIX_ITEMS + j];
+    VALUES(v[j] = lv[lid * RADIX_ITEMS + j];)
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  for (uint sub = 0; sub < RADIX_BITS; sub += 4) {
+    const uint sshift = shift + sub;
+    if (sshift >= KEY_BITS) break;  // the top digit may be narrower than RADIX_BITS
+    const uint smask = (1u << min(4u, (uint)RADIX_BITS - sub)) - 1u;
+    ulong c = 0;
+    uint r[RADIX_ITEMS];
+#pragma unroll
+    for (uint j = 0; j < RADIX_ITEMS; ++j) {
+      const uint d4 = 4 * ((uint)(k[j] >> sshift) & smask);
+      r[j] = (uint)(c >> d4) & 15u;
+      c += 1UL << d4;
+    }
+    uint8 packed;
+    packed.s0 = (uint)(c & 0xF) | (uint)((c >> 4) & 0xF) << 16;
+    packed.s1 = (uint)((c >> 8) & 0xF) | (uint)((c >> 12) & 0xF) << 16;
+    packed.s2 = (uint)((c >> 16) & 0xF) | (uint)((c >> 20) & 0xF) << 16;
+    packed.s3 = (uint)((c >> 24) & 0xF) | (uint)((c >> 28) & 0xF) << 16;
+    packed.s4 = (uint)((c >> 32) & 0xF) | (uint)((c >> 36) & 0xF) << 16;
+    packed.s5 = (uint)((c >> 40) & 0xF) | (uint)((c >> 44) & 0xF) << 16;
+    packed.s6 = (uint)((c >> 48) & 0xF) | (uint)((c >> 52) & 0xF) << 16;
+    packed.s7 = (uint)((c >> 56) & 0xF) | (uint)((c >> 60) & 0xF) << 16;
+    uint8 total8;
+    const uint8 before = group_scan_exclusive8(packed, ls, seg_total, &total8);
+    uint tot[8], pre[8];
+    vstore8(total8, 0, tot);
+    vstore8(before, 0, pre);
+    uint base = 0;
+#pragma unroll
+    for (uint d = 0; d < 16; ++d) {
+      const uint t = (d & 1) ? tot[d / 2] >> 16 : tot[d / 2] & 0xFFFF;
+      const uint mine = (d & 1) ? pre[d / 2] >> 16 : pre[d / 2] & 0xFFFF;
+      offsets[lid * 16 + d] = (ushort)(base + mine);
+      base += t;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint j = 0; j < RADIX_ITEMS; ++j) {
+      const uint to = offsets[lid * 16 + ((uint)(k[j] >> sshift) & smask)] + r[j];
+      lk[to] = k[j];
+      VALUES(lv[to] = v[j];)
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint j = 0; j < RADIX_ITEMS; ++j) {
+      k[j] = lk[lid * RADIX_ITEMS + j];
+      VALUES(v[j] = lv[lid * RADIX_ITEMS + j];)
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+// After sort_block: [start[d], end[d]) is digit d's run in lk, for digits present; the caller has set
+// both to 0 for every digit before sort_block's barriers, so absent digits read as empty runs. Ends with
+// a barrier.
+INLINE void find_runs(local const ukey_t* lk, uint valid, uint shift, local uint* start, local uint* end) {
+  const uint lid = get_local_id(0);
+#pragma unroll
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint p = lid + j * RADIX_WG;
+    if (p < valid) {
+      const uint d = digit_of(lk[p], shift);
+      if (p == 0 || digit_of(lk[p - 1], shift) != d) start[d] = p;
+      if (p + 1 == valid || digit_of(lk[p + 1], shift) != d) end[d] = p + 1;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif  // RADIX_MATCH
+
+// lk holds a block sorted by digit, and a key of digit d at block position p goes to gofs[d] + p: each
+// digit's keys go to consecutive global positions.
+INLINE void store_block(local const ukey_t* lk, VALUES(local const value_t* lv, ) uint valid, uint shift,
+                        uint decode, uint kind, uint descending, local const uint* gofs,
+                        global ukey_t* dst VALUES(, global value_t* vdst)) {
+  const uint lid = get_local_id(0);
+#pragma unroll
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint p = lid + j * RADIX_WG;
+    if (p < valid) {
+      const ukey_t key = lk[p];
+      const uint to = gofs[digit_of(key, shift)] + p;
+      dst[to] = decode ? decode_key(key, kind, descending) : key;
+      VALUES(vdst[to] = lv[p];)
+    }
+  }
+}
+
+// ---- Reduce-then-scan: per pass radix_histogram, radix_scan and radix_scatter. Needs nothing of the
+// device beyond barriers: the portable path, and the fallback wherever Onesweep is off.
+
+// counts[d * groups + g] = number of keys with digit d in group g's range.
+kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_histogram(
+    global const ukey_t* src, uint n, uint shift, uint encode, uint kind, uint descending,
+    uint blocks_per_group, global uint* counts) {
+  local uint hist[RADIX];
+  const uint lid = get_local_id(0);
+  for (uint d = lid; d < RADIX; d += RADIX_WG) hist[d] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint2 range = group_range(n, blocks_per_group);
+#ifdef RADIX_MATCH
+  // One load and its atomic per iteration keep too few loads in flight (about 1.3 TB/s on the H100):
+  // issue HIST_LOADS loads before the atomics. The loop stops before base could wrap near n = 2^32.
+  for (uint base = range.x; base < range.y; base += HIST_LOADS * RADIX_WG) {
+    const uint left = range.y - base;
+    ukey_t k[HIST_LOADS];
+#pragma unroll
+    for (uint h = 0; h < HIST_LOADS; ++h) {
+      const uint i = h * RADIX_WG + lid;
+      k[h] = i < left ? src[base + i] : 0;
+    }
+#pragma unroll
+    for (uint h = 0; h < HIST_LOADS; ++h)
+      if (h * RADIX_WG + lid < left)
+        atomic_inc(&hist[digit_of(encode ? encode_key(k[h], kind, descending) : k[h], shift)]);
+    if (left <= HIST_LOADS * RADIX_WG) break;
+  }
+#else
+  for (uint i = range.x + lid; i < range.y; i += RADIX_WG) {
+    ukey_t k = src[i];
+    if (encode) k = encode_key(k, kind, descending);
+    atomic_inc(&hist[digit_of(k, shift)]);
+  }
+#endif
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint groups = get_num_groups(0);
+  for (uint d = lid; d < RADIX; d += RADIX_WG) counts[d * groups + get_group_id(0)] = hist[d];
+}
+
+// One work-group per digit: turns counts[d][*] into exclusive prefix sums; totals[d] = digit total.
+kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scan(global uint* counts, uint groups,
+                                                                             global uint* totals) {
+  local uint s[RADIX_WG];
+  global uint* row = counts + get_group_id(0) * groups;
+  const uint lid = get_local_id(0);
+  uint carry = 0;
+  for (uint base = 0; base < groups; base += RADIX_WG) {
+    const uint i = base + lid;
+    const uint v = i < groups ? row[i] : 0;
+    uint total;
+    const uint ex = group_scan_exclusive(v, s, &total);
+    if (i < groups) row[i] = carry + ex;
+    carry += total;
+  }
+  if (lid == 0) totals[get_group_id(0)] = carry;
+}
+
+// Each group scatters its range block by block: a key's stable position is the keys of smaller digits
+// (totals, scanned here) + its digit's keys in earlier groups (counts, scanned by radix_scan) + its
+// digit's keys earlier in this group (the blocks before, and its place in its block's digit order).
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
     global const ukey_t* src, global ukey_t* dst,
-#if VALUE_BYTES != 0
-    global const value_t* vsrc, global value_t* vdst,
-#endif
-    uint n, uint shift, uint encode, uint decode, uint kind, uint descending, uint blocks_per_group,
-    global const uint* counts, global const uint* totals) {
+    VALUES(global const value_t* vsrc, global value_t* vdst, ) uint n, uint shift, uint encode, uint decode,
+    uint kind, uint descending, uint blocks_per_group, global const uint* counts, global const uint* totals) {
   local ukey_t lk[RADIX_BLOCK];
-#if VALUE_BYTES != 0
-  local value_t lv[RADIX_BLOCK];
-#endif
-  local uint ls[SCAN_WORDS];  // the packed-counter scan, then each work-item's 16 sub-digit offsets
-  local uint seg_total[RADIX_WG];
-  local uint next[RADIX];    // where this group's next key of each digit goes
-  local uint start[RADIX];   // first position of each digit in the sorted block
-  local uint s[RADIX_WG];
-  local ushort* offsets = (local ushort*)ls;
+  VALUES(local value_t lv[RADIX_BLOCK];)
+  local uint gofs[RADIX];  // global position of a key of digit d at block position p: gofs[d] + p
+  RANK_LOCALS;
   const uint lid = get_local_id(0);
   const uint groups = get_num_groups(0);
-
+  const uint2 range = group_range(n, blocks_per_group);
+#ifdef RADIX_MATCH
+  const uint lane = ptx_lane_id(), warp = lid / 32;
+  // Work-item lid owns digit lid: where this group's next key of that digit goes.
+  uint next = warp_group_scan_exclusive(lid < RADIX ? totals[lid] : 0, lane, warp, warp_tot);
+  if (lid < RADIX) next += counts[lid * groups + get_group_id(0)];
+  for (uint blk = range.x; blk < range.y; blk += RADIX_BLOCK) {
+    const uint valid = min((uint)RADIX_BLOCK, range.y - blk);
+    ukey_t k[RADIX_ITEMS];
+    VALUES(value_t v[RADIX_ITEMS];)
+    uint rank[RADIX_ITEMS], count, start;
+    rank_block(src, VALUES(vsrc, ) blk, valid, shift, encode, kind, descending, k, VALUES(v, ) rank, wcount,
+               warp_tot, &count, &start);
+    if (lid < RADIX) {
+      gofs[lid] = next - start;
+      next += count;
+    }
+    permute_block(k, VALUES(v, ) rank, lk, VALUES(lv, ) wcount);
+    store_block(lk, VALUES(lv, ) valid, shift, decode, kind, descending, gofs, dst VALUES(, vdst));
+    // The next block rewrites lk, wcount and gofs only after its first barrier.
+  }
+#else
+  local uint next[RADIX];  // where this group's next key of each digit goes
+  local uint start[RADIX], end[RADIX];
+  local uint s[RADIX_WG];
   uint carry = 0;
   for (uint b = 0; b < RADIX; b += RADIX_WG) {
     const uint d = b + lid;
@@ -265,260 +514,215 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
     if (d < RADIX) next[d] = carry + ex + counts[d * groups + get_group_id(0)];
     carry += total;
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-
-  const uint2 range = group_range(n, blocks_per_group);
   for (uint blk = range.x; blk < range.y; blk += RADIX_BLOCK) {
     const uint valid = min((uint)RADIX_BLOCK, range.y - blk);
-    ukey_t k[RADIX_ITEMS];
-#if VALUE_BYTES != 0
-    value_t v[RADIX_ITEMS];
-#endif
-    // Coalesced load, then a transpose through local memory so each work-item holds RADIX_ITEMS
-    // consecutive keys (ranking them in order keeps the sort stable). Slots past the end hold the largest
-    // key, which sorts last and stays last.
-#pragma unroll
-    for (uint j = 0; j < RADIX_ITEMS; ++j) {
-      const uint p = lid + j * RADIX_WG;
-      ukey_t key = KEY_MAX;
-      if (p < valid) {
-        key = src[blk + p];
-        if (encode) key = encode_key(key, kind, descending);
-#if VALUE_BYTES != 0
-        lv[p] = vsrc[blk + p];
-#endif
-      }
-#if VALUE_BYTES != 0
-      // Padding slots move through the local sort like the rest (never stored): give them a defined
-      // value, else every partial block reads indeterminate local memory (Oclgrind --uninitialized).
-      else {
-        lv[p] = 0;
-      }
-#endif
-      lk[p] = key;
+    for (uint d = lid; d < RADIX; d += RADIX_WG) start[d] = end[d] = 0;
+    sort_block(src, VALUES(vsrc, ) blk, valid, shift, encode, kind, descending, lk, VALUES(lv, ) ls,
+               seg_total);
+    find_runs(lk, valid, shift, start, end);
+    for (uint d = lid; d < RADIX; d += RADIX_WG) {
+      gofs[d] = next[d] - start[d];
+      next[d] += end[d] - start[d];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (uint j = 0; j < RADIX_ITEMS; ++j) {
-      k[j] = lk[lid * RADIX_ITEMS + j];
-#if VALUE_BYTES != 0
-      v[j] = lv[lid * RADIX_ITEMS + j];
-#endif
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    // Stable counting sort of the block by the digit, 4 bits at a time: each work-item counts its keys
-    // per sub-digit in 4-bit fields of one register (hence RADIX_ITEMS <= 15), one group scan turns the
-    // counters into offsets, and keys move to their rank through local memory.
-    for (uint sub = 0; sub < RADIX_BITS; sub += 4) {
-      const uint sshift = shift + sub;
-      if (sshift >= KEY_BITS) break;  // the top digit may be narrower than RADIX_BITS
-      const uint smask = (1u << min(4u, (uint)RADIX_BITS - sub)) - 1u;
-      ulong c = 0;
-      uint r[RADIX_ITEMS];
-#pragma unroll
-      for (uint j = 0; j < RADIX_ITEMS; ++j) {
-        const uint d4 = 4 * ((uint)(k[j] >> sshift) & smask);
-        r[j] = (uint)(c >> d4) & 15u;
-        c += 1UL << d4;
-      }
-      uint8 packed;
-      packed.s0 = (uint)(c & 0xF) | (uint)((c >> 4) & 0xF) << 16;
-      packed.s1 = (uint)((c >> 8) & 0xF) | (uint)((c >> 12) & 0xF) << 16;
-      packed.s2 = (uint)((c >> 16) & 0xF) | (uint)((c >> 20) & 0xF) << 16;
-      packed.s3 = (uint)((c >> 24) & 0xF) | (uint)((c >> 28) & 0xF) << 16;
-      packed.s4 = (uint)((c >> 32) & 0xF) | (uint)((c >> 36) & 0xF) << 16;
-      packed.s5 = (uint)((c >> 40) & 0xF) | (uint)((c >> 44) & 0xF) << 16;
-      packed.s6 = (uint)((c >> 48) & 0xF) | (uint)((c >> 52) & 0xF) << 16;
-      packed.s7 = (uint)((c >> 56) & 0xF) | (uint)((c >> 60) & 0xF) << 16;
-      uint8 total8;
-      const uint8 before = group_scan_exclusive8(packed, ls, seg_total, &total8);
-      uint tot[8], pre[8];
-      vstore8(total8, 0, tot);
-      vstore8(before, 0, pre);
-      uint base = 0;
-#pragma unroll
-      for (uint d = 0; d < 16; ++d) {
-        const uint t = (d & 1) ? tot[d / 2] >> 16 : tot[d / 2] & 0xFFFF;
-        const uint mine = (d & 1) ? pre[d / 2] >> 16 : pre[d / 2] & 0xFFFF;
-        offsets[lid * 16 + d] = (ushort)(base + mine);
-        base += t;
-      }
-      barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-      for (uint j = 0; j < RADIX_ITEMS; ++j) {
-        const uint to = offsets[lid * 16 + ((uint)(k[j] >> sshift) & smask)] + r[j];
-        lk[to] = k[j];
-#if VALUE_BYTES != 0
-        lv[to] = v[j];
-#endif
-      }
-      barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-      for (uint j = 0; j < RADIX_ITEMS; ++j) {
-        k[j] = lk[lid * RADIX_ITEMS + j];
-#if VALUE_BYTES != 0
-        v[j] = lv[lid * RADIX_ITEMS + j];
-#endif
-      }
-      barrier(CLK_LOCAL_MEM_FENCE);
-    }
-
-    // lk holds the block sorted by digit: each digit's keys go to consecutive global positions.
-#pragma unroll
-    for (uint j = 0; j < RADIX_ITEMS; ++j) {
-      const uint p = lid + j * RADIX_WG;
-      if (p < valid) {
-        const uint d = digit_of(lk[p], shift);
-        if (p == 0 || digit_of(lk[p - 1], shift) != d) start[d] = p;
-      }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (uint j = 0; j < RADIX_ITEMS; ++j) {
-      const uint p = lid + j * RADIX_WG;
-      if (p < valid) {
-        const ukey_t key = lk[p];
-        const uint d = digit_of(key, shift);
-        const uint to = next[d] + p - start[d];
-        dst[to] = decode ? decode_key(key, kind, descending) : key;
-#if VALUE_BYTES != 0
-        vdst[to] = lv[p];
-#endif
-      }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (uint j = 0; j < RADIX_ITEMS; ++j) {
-      const uint p = lid + j * RADIX_WG;
-      if (p < valid) {
-        const uint d = digit_of(lk[p], shift);
-        if (p + 1 == valid || digit_of(lk[p + 1], shift) != d) next[d] += p + 1 - start[d];
-      }
-    }
+    store_block(lk, VALUES(lv, ) valid, shift, decode, kind, descending, gofs, dst VALUES(, vdst));
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+#endif
 }
-#else  // RADIX_MATCH
 
-kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
-    global const ukey_t* src, global ukey_t* dst,
-#if VALUE_BYTES != 0
-    global const value_t* vsrc, global value_t* vdst,
+// ---- Onesweep (tuning radix.onesweep=1; Adinets & Merrill 2022): one histogram kernel reads the keys
+// once for every pass's digit counts, then one kernel per pass in which each work-group ranks one tile
+// and finds its global offsets by decoupled look-back over the tiles before it: 36 instead of 48 bytes
+// per u32 key, and one launch per pass instead of three. The look-back waits for earlier tiles, so it
+// needs them to make progress: tiles are numbered in the order work-groups start (an atomic counter),
+// so every tile a group waits for belongs to a group already running. The driver enables it only where
+// the tuning table says so and a self-test passed; the spin is bounded, and a timeout raises a flag.
+//
+// state: the histogram (PASSES x RADIX counts over all keys), each pass's tile counter, the timeout
+// flag, and the first key (encoded), which tells which passes have the same digit for every key.
+// status (from word status_at of the same buffer): two look-back arrays (tiles x RADIX words each) used
+// by alternate passes; a pass clears the other's for the next one, and the driver clears the first.
+#define PASSES ((KEY_BITS + RADIX_BITS - 1) / RADIX_BITS)
+#define OS_COUNTERS (PASSES * RADIX)
+#define OS_TIMEOUT (OS_COUNTERS + PASSES)
+#define OS_KEY0 (OS_TIMEOUT + 1)  // two words
+#define OS_AGGREGATE 0x40000000u  // the tile's own count of the digit
+#define OS_PREFIX 0x80000000u     // the count over this and every earlier tile
+#define OS_COUNT 0x3FFFFFFFu      // hence n < 2^30
+
+#ifdef RADIX_MATCH
+// NVIDIA: volatile loads go to L2, where the atomics that publish are performed; no read-modify-write
+// traffic on the words being waited for.
+INLINE uint status_load(global uint* p) {
+  return *(volatile global uint*)p;
+}
+#else
+// OpenCL 1.2 promises nothing for plain loads racing with atomics, so the portable path reads atomically.
+INLINE uint status_load(global uint* p) {
+  return atomic_or((volatile global uint*)p, 0u);
+}
 #endif
-    uint n, uint shift, uint encode, uint decode, uint kind, uint descending, uint blocks_per_group,
-    global const uint* counts, global const uint* totals) {
-  local ukey_t lk[RADIX_BLOCK];
-#if VALUE_BYTES != 0
-  local value_t lv[RADIX_BLOCK];
-#endif
-  // Per-warp digit counters, warp-major; after the block scan, where each (digit, warp) run starts.
-  local uint wcount[WARPS * RADIX];
-  // Global position of a key of digit d at block position p: gofs[d] + p.
-  local uint gofs[RADIX];
-  local uint warp_tot[WARPS];
+INLINE void status_store(global uint* p, uint v) {
+  atomic_xchg((volatile global uint*)p, v);
+}
+
+// Publishes tile t's count of digit d: as its inclusive prefix outright for the first tile. Published
+// before the tile's local scatter, so later tiles find it sooner.
+INLINE void publish_count(global uint* status, uint t, uint d, uint count) {
+  status_store(status + (size_t)t * RADIX + d, (t == 0 ? OS_PREFIX : OS_AGGREGATE) | count);
+}
+
+// Predecessors' words read at once by the look-back: a walk over several tiles that have published only
+// their counts costs one memory latency per window instead of one per tile.
+#define OS_WINDOW 4
+
+// Digit d of tile t (count already published): sums the counts of earlier tiles back to the first
+// inclusive prefix, publishes its own inclusive prefix, and returns the keys of d in earlier tiles.
+INLINE uint look_back(global uint* status, uint t, uint d, uint count, global uint* state, uint spin_limit) {
+  if (t == 0) return 0;
+  uint before = 0;
+  bool done = false;
+  for (uint j = t; !done; j -= OS_WINDOW) {  // tiles below j are left to read; tile 0 ends every walk
+    uint w[OS_WINDOW];
+#pragma unroll
+    for (uint k = 0; k < OS_WINDOW; ++k)
+      w[k] = j > k ? status_load(status + (size_t)(j - 1 - k) * RADIX + d) : 0;
+#pragma unroll
+    for (uint k = 0; k < OS_WINDOW; ++k) {
+      if (done) break;
+      global uint* at = status + (size_t)(j - 1 - k) * RADIX + d;
+      uint v = w[k];
+      for (uint spins = 0; v == 0 && spins < spin_limit; ++spins) v = status_load(at);
+      if (v == 0) {
+        atomic_or(&state[OS_TIMEOUT], 1u);
+        done = true;
+        break;
+      }
+      before += v & OS_COUNT;
+      done = (v & OS_PREFIX) != 0;
+    }
+  }
+  status_store(status + (size_t)t * RADIX + d, OS_PREFIX | (before + count));
+  return before;
+}
+
+// Counts every pass's digits in one read of the keys. Also notes the first key.
+kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep_histogram(
+    global const ukey_t* src, uint n, uint kind, uint descending, global uint* state) {
+  local uint hist[PASSES * RADIX];
   const uint lid = get_local_id(0);
-  const uint lane = ptx_lane_id(), warp = lid / 32;
-  const uint lanes_before = ptx_lanemask_lt();
-  local uint* my_count = wcount + warp * RADIX;
-
-  // Work-item lid owns digit lid: where this group's next key of that digit goes.
-  uint next = warp_group_scan_exclusive(lid < RADIX ? totals[lid] : 0, lane, warp, warp_tot);
-  if (lid < RADIX) next += counts[lid * get_num_groups(0) + get_group_id(0)];
-
-  const uint2 range = group_range(n, blocks_per_group);
-  for (uint blk = range.x; blk < range.y; blk += RADIX_BLOCK) {
-    const uint valid = min((uint)RADIX_BLOCK, range.y - blk);
-    // Warp-striped: warp w holds block positions [w * WARP_ITEMS, (w + 1) * WARP_ITEMS), item j of
-    // lane l being position w * WARP_ITEMS + 32 j + l. Ranking items in order, and lanes in order within
-    // an item, is then input order: the sort stays stable. Loads are coalesced as they are. Slots past
-    // the end hold the largest key: the largest digit and the latest positions, so they rank last.
-    const uint first = warp * WARP_ITEMS + lane;
-    ukey_t k[RADIX_ITEMS];
-#if VALUE_BYTES != 0
-    value_t v[RADIX_ITEMS];
-#endif
+  for (uint i = lid; i < PASSES * RADIX; i += RADIX_WG) hist[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Contiguous ranges of whole strides, several loads in flight before their atomics.
+#define OS_LOADS 4
+  const uint stride = OS_LOADS * RADIX_WG;
+  const uint strides = (n + stride - 1) / stride;
+  const uint per_group = (strides + (uint)get_num_groups(0) - 1) / (uint)get_num_groups(0);
+  const uint begin = min((uint)get_group_id(0) * per_group, strides) * stride;
+  const uint end = min(begin + per_group * stride, n);
+  for (uint base = begin; base < end; base += stride) {
+    ukey_t k[OS_LOADS];
 #pragma unroll
-    for (uint j = 0; j < RADIX_ITEMS; ++j) {
-      const uint p = first + 32 * j;
-      ukey_t key = KEY_MAX;
-#if VALUE_BYTES != 0
-      v[j] = 0;  // padding moves through local memory like the rest (never stored): keep it defined
-#endif
-      if (p < valid) {
-        key = src[blk + p];
-        if (encode) key = encode_key(key, kind, descending);
-#if VALUE_BYTES != 0
-        v[j] = vsrc[blk + p];
-#endif
-      }
-      k[j] = key;
+    for (uint h = 0; h < OS_LOADS; ++h) {
+      const uint i = base + h * RADIX_WG + lid;
+      k[h] = i < end ? encode_key(src[i], kind, descending) : 0;
     }
-
-    // Rank within the warp: the lanes sharing a digit read its counter, the lowest of them adds their
-    // number, and each key's rank is the old count plus its peers in lower lanes. Only this warp touches
-    // its counters, so warp syncs order them; the previous block's last readers are behind a barrier.
-    for (uint d = lane; d < RADIX; d += 32) my_count[d] = 0;
-    ptx_warp_sync();
-    uint rank[RADIX_ITEMS];
 #pragma unroll
-    for (uint j = 0; j < RADIX_ITEMS; ++j) {
-      const uint d = digit_of(k[j], shift);
-      const uint peers = warp_peers(d);
-      const uint lower = peers & lanes_before;
-      const uint before = my_count[d];
-      ptx_warp_sync();
-      if (lower == 0) my_count[d] = before + popcount(peers);
-      ptx_warp_sync();
-      rank[j] = (before + popcount(lower)) | d << 16;  // the digit rides along: one register per key
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    // Block scan over (digit, warp) in digit-major order: work-item d sums its digit over the warps,
-    // one group scan gives the digit's start in the block, and d writes each warp's start back.
-    uint total = 0;
-    if (lid < RADIX)
-      for (uint w = 0; w < WARPS; ++w) total += wcount[w * RADIX + lid];
-    const uint start = warp_group_scan_exclusive(total, lane, warp, warp_tot);
-    if (lid < RADIX) {
-      uint run = start;
-      for (uint w = 0; w < WARPS; ++w) {
-        const uint c = wcount[w * RADIX + lid];
-        wcount[w * RADIX + lid] = run;
-        run += c;
-      }
-      gofs[lid] = next - start;
-      next += total;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-#pragma unroll
-    for (uint j = 0; j < RADIX_ITEMS; ++j) {
-      const uint to = my_count[rank[j] >> 16] + (rank[j] & 0xFFFF);
-      lk[to] = k[j];
-#if VALUE_BYTES != 0
-      lv[to] = v[j];
+    for (uint h = 0; h < OS_LOADS; ++h)
+      if (base + h * RADIX_WG + lid < end)
+        for (uint q = 0; q < PASSES; ++q) atomic_inc(&hist[q * RADIX + digit_of(k[h], q * RADIX_BITS)]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint i = lid; i < PASSES * RADIX; i += RADIX_WG)
+    if (hist[i]) atomic_add(&state[i], hist[i]);
+  if (get_global_id(0) == 0) {
+    const ukey_t k0 = encode_key(src[0], kind, descending);
+    state[OS_KEY0] = (uint)k0;
+#if KEY_BITS == 64
+    state[OS_KEY0 + 1] = (uint)(k0 >> 32);
 #endif
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    // lk holds the block sorted by digit: each digit's keys go to consecutive global positions.
-#pragma unroll
-    for (uint j = 0; j < RADIX_ITEMS; ++j) {
-      const uint p = lid + j * RADIX_WG;
-      if (p < valid) {
-        const ukey_t key = lk[p];
-        const uint to = gofs[digit_of(key, shift)] + p;
-        dst[to] = decode ? decode_key(key, kind, descending) : key;
-#if VALUE_BYTES != 0
-        vdst[to] = lv[p];
-#endif
-      }
-    }
-    // The next block rewrites lk, wcount and gofs only after its own first barrier.
   }
 }
-#endif  // RADIX_MATCH
+
+// Pass `pass` over the keys, which alternate between a (the caller's buffer) and b (scratch). A pass
+// whose digit is the same for every key moves nothing and is skipped, unless it must copy so that the
+// last moving pass writes to a (an even number of moves); with an odd PASSES nothing is skipped and the
+// driver copies the result back. Work-groups take tiles in the order they start (see above).
+kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep(
+    global ukey_t* a, global ukey_t* b, VALUES(global value_t* va, global value_t* vb, ) uint n, uint pass,
+    uint kind, uint descending, global uint* state, uint status_at, uint tiles, uint spin_limit) {
+  local ukey_t lk[RADIX_BLOCK];
+  VALUES(local value_t lv[RADIX_BLOCK];)
+  local uint gofs[RADIX];
+  local uint tile;
+  RANK_LOCALS;
+  const uint lid = get_local_id(0);
+
+  global uint* status = state + status_at;
+  global uint* next_status = status + (size_t)((pass + 1) & 1) * tiles * RADIX;
+  for (uint d = lid; d < RADIX; d += RADIX_WG) next_status[(size_t)get_group_id(0) * RADIX + d] = 0;
+  global uint* my_status = status + (size_t)(pass & 1) * tiles * RADIX;
+
+  ulong same = 0;  // bit q: every key has the same digit in pass q
+#if PASSES % 2 == 0
+  ukey_t k0 = state[OS_KEY0];
+#if KEY_BITS == 64
+  k0 |= (ulong)state[OS_KEY0 + 1] << 32;
+#endif
+  for (uint q = 0; q < PASSES; ++q)
+    if (state[q * RADIX + digit_of(k0, q * RADIX_BITS)] == n) same |= 1UL << q;
+  if ((PASSES - popcount(same)) % 2) same &= same - 1;  // the first such pass copies instead
+#endif
+  if (same >> pass & 1) return;  // the same for the whole group: no barrier is left unmet
+  const ulong moving_before = ~same & ((1UL << pass) - 1);
+  const ulong moving_after = ~same & ~((2UL << pass) - 1) & (((1UL << (PASSES - 1)) << 1) - 1);
+  const uint flip = popcount(moving_before) & 1;
+  global const ukey_t* src = flip ? b : a;
+  global ukey_t* dst = flip ? a : b;
+  VALUES(global const value_t* vsrc = flip ? vb : va; global value_t* vdst = flip ? va : vb;)
+  const uint encode = moving_before == 0, decode = moving_after == 0;
+  const uint shift = pass * RADIX_BITS;
+
+  if (lid == 0) tile = atomic_inc(&state[OS_COUNTERS + pass]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint t = tile;
+  const uint blk = t * RADIX_BLOCK;
+  const uint valid = min((uint)RADIX_BLOCK, n - blk);
+  global const uint* hist = state + pass * RADIX;
+#ifdef RADIX_MATCH
+  const uint lane = ptx_lane_id(), warp = lid / 32;
+  // Work-item d owns digit d: keys of smaller digits.
+  const uint smaller = warp_group_scan_exclusive(lid < RADIX ? hist[lid] : 0, lane, warp, warp_tot);
+  ukey_t k[RADIX_ITEMS];
+  VALUES(value_t v[RADIX_ITEMS];)
+  uint rank[RADIX_ITEMS], count, start;
+  rank_block(src, VALUES(vsrc, ) blk, valid, shift, encode, kind, descending, k, VALUES(v, ) rank, wcount,
+             warp_tot, &count, &start);
+  if (lid < RADIX) publish_count(my_status, t, lid, count);
+  permute_block(k, VALUES(v, ) rank, lk, VALUES(lv, ) wcount);
+  if (lid < RADIX) gofs[lid] = smaller + look_back(my_status, t, lid, count, state, spin_limit) - start;
+  barrier(CLK_LOCAL_MEM_FENCE);
+#else
+  local uint start[RADIX], end[RADIX];
+  local uint s[RADIX_WG];
+  for (uint d = lid; d < RADIX; d += RADIX_WG) start[d] = end[d] = 0;
+  sort_block(src, VALUES(vsrc, ) blk, valid, shift, encode, kind, descending, lk, VALUES(lv, ) ls, seg_total);
+  find_runs(lk, valid, shift, start, end);
+  for (uint d = lid; d < RADIX; d += RADIX_WG) publish_count(my_status, t, d, end[d] - start[d]);
+  uint carry = 0;
+  for (uint c = 0; c < RADIX; c += RADIX_WG) {
+    const uint d = c + lid;
+    uint total;
+    const uint smaller = carry + group_scan_exclusive(d < RADIX ? hist[d] : 0, s, &total);
+    carry += total;
+    if (d < RADIX)
+      gofs[d] = smaller + look_back(my_status, t, d, end[d] - start[d], state, spin_limit) - start[d];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+  store_block(lk, VALUES(lv, ) valid, shift, decode, kind, descending, gofs, dst VALUES(, vdst));
+}
 
 #endif  // !RADIX_CPU
 

@@ -160,10 +160,35 @@ TEST_CASE("profiling sorter reports kernel times") {
   bool scatter = false;
   for (const auto& k : profile) {
     CHECK(k.ms >= 0);
-    scatter = scatter || k.name.find("scatter") != std::string::npos;
+    scatter = scatter || k.name.find("scatter") != std::string::npos ||
+              k.name.find("radix_onesweep") != std::string::npos;
   }
   CHECK(scatter);
   CHECK(shared_sorter().last_profile().empty());
+}
+
+// Onesweep runs only after its self-test passed on the device; there its kernels must be what ran, with
+// one launch per pass, and the self-test's own launches must stay out of the sort's profile.
+TEST_CASE("onesweep runs where forced, after its self-test") {
+  clsort::Sorter profiled(shared_sorter().device(), true);
+  profiled.tune("radix.cpu=0,radix.onesweep=1");
+  std::vector<std::uint64_t> keys = make_keys<std::uint64_t>(Dist::random, 30011, 5);
+  const std::vector<std::uint64_t> expected = reference_sort(keys, Order::descending);
+  profiled.sort(keys, {Order::descending, Algorithm::radix});
+  CHECK(keys == expected);
+  int histograms = 0, passes = 0, others = 0;
+  for (const auto& k : profiled.last_profile()) {
+    if (k.name == "radix_onesweep_histogram")
+      ++histograms;
+    else if (k.name == "radix_onesweep")
+      ++passes;
+    else if (k.name.find("upload") == std::string::npos && k.name.find("download") == std::string::npos &&
+             k.name != "radix_onesweep clear")
+      ++others;
+  }
+  CHECK(histograms == 1);
+  CHECK(passes == 8);
+  CHECK(others == 0);
 }
 
 TEST_CASE("plan, choose and names") {
@@ -211,6 +236,15 @@ const Variant kVariants[] = {
     {"radix.cpu=0,radix.match=1,radix.bits=7,radix.wg=1024,radix.items=2,radix.groups=2", Algorithm::radix,
      kF32 | kI64},
     {"radix.cpu=0,radix.groups=3", Algorithm::radix, kAllTypes},
+    // Onesweep: an even number of passes (passes with one digit are skipped), an odd number (none are;
+    // the result is copied back), tiles of 24 keys (long look-back chains); on NVIDIA the multisplit
+    // ranking with 4- and 7-bit digits.
+    {"radix.cpu=0,radix.onesweep=1", Algorithm::radix, kAllTypes},
+    {"radix.cpu=0,radix.onesweep=1,radix.bits=5,radix.wg=8,radix.items=3", Algorithm::radix, kI64 | kU32},
+    {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.bits=4,radix.wg=32,radix.items=3", Algorithm::radix,
+     kU32 | kF64},
+    {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.bits=7,radix.wg=1024,radix.items=2", Algorithm::radix,
+     kF32 | kI64},
     {"radix.cpu=1,radix.groups=1", Algorithm::radix, kAllTypes},
     {"radix.cpu=1,radix.groups=65536", Algorithm::radix, kAllTypes},
     {"radix.cpu=0,radix.bits=11", Algorithm::radix, kF32},

@@ -101,10 +101,6 @@ Sorter::Impl::Impl(cl::Context c, cl::Device d, cl::CommandQueue q)
   in_order = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
   max_alloc = info<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   compute_units = info<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
-  std::string vendor = info<std::string>(device, CL_DEVICE_VENDOR);
-  std::transform(vendor.begin(), vendor.end(), vendor.begin(),
-                 [](unsigned char ch) { return char(std::tolower(ch)); });
-  nvidia = vendor.find("nvidia") != std::string::npos;
   tuning = detail::tuning_for(device);
   if (const char* env = std::getenv("CLSORT_TUNING"); env && *env) tuning.apply(env, "CLSORT_TUNING");
   detail::retain_context_programs(context());
@@ -170,6 +166,7 @@ void Sorter::tune(const std::string& overrides) {
   detail::Tuning t = impl_->tuning;
   t.apply(overrides, "tune");
   impl_->tuning = t;  // only once every pair parsed: a bad override changes nothing
+  impl_->fitted.clear();
 }
 
 std::vector<KernelTime> Sorter::last_profile() const {
@@ -324,7 +321,13 @@ void Sorter::argsort_host(KeyType type, const void* keys, std::size_t n, std::ui
 namespace detail {
 
 Tuning Run::tuning() const {
-  return fit_to_device(s.tuning, s.device, key_bytes, value_bytes);
+  auto fitted = s.fitted.find({key_bytes, value_bytes});
+  if (fitted == s.fitted.end())
+    fitted = s.fitted
+                 .emplace(std::make_pair(key_bytes, value_bytes),
+                          fit_to_device(s.tuning, s.device, key_bytes, value_bytes))
+                 .first;
+  return fitted->second;
 }
 
 cl::Kernel Run::kernel(const std::string& file, const std::string& name, const std::string& defines,
@@ -372,6 +375,13 @@ void Run::launch(cl::Kernel& k, std::size_t global, std::size_t local, const cha
 void Run::copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label) {
   cl::Event ev;
   CLSORT_CHECK(s.queue.enqueueCopyBuffer(src, dst, 0, 0, bytes, &deps, &ev));
+  after(ev);
+  if (s.profiling) s.profile.emplace_back(label, ev);
+}
+
+void Run::fill(const cl::Buffer& dst, std::size_t bytes, const char* label) {
+  cl::Event ev;
+  CLSORT_CHECK(s.queue.enqueueFillBuffer(dst, cl_uint(0), 0, bytes, &deps, &ev));
   after(ev);
   if (s.profiling) s.profile.emplace_back(label, ev);
 }

@@ -22,10 +22,14 @@ struct Sorter::Impl {
   bool profiling = false;
   bool in_order = true;
   detail::Tuning tuning;  // the table's row plus overrides, before fitting to a key/value width
+  // `tuning` fitted to the device per (key bytes, value bytes): fitting queries the device. Cleared
+  // whenever `tuning` changes.
+  std::map<std::pair<unsigned, unsigned>, detail::Tuning> fitted;
   // Device facts the drivers need on every sort, read once.
   std::size_t max_alloc = 0;
   cl_uint compute_units = 1;
-  bool nvidia = false;  // CL_DEVICE_VENDOR names NVIDIA: inline PTX compiles there
+  // Onesweep self-test results by program (kernels/radix.cl defines and key/value widths).
+  std::map<std::string, bool> onesweep_ok;
 
   // Kernels are created per Sorter (a cl::Kernel's arguments are not thread-safe); programs are shared.
   std::map<std::string, cl::Kernel> kernels;
@@ -73,6 +77,7 @@ struct Run {
 
   void launch(cl::Kernel& k, std::size_t global, std::size_t local, const char* label);
   void copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label);
+  void fill(const cl::Buffer& dst, std::size_t bytes, const char* label);  // zeroes, bytes % 4 == 0
   cl::Event finish();               // the event the caller gets: completion of everything enqueued
   void after(const cl::Event& ev);  // ev was enqueued: what the next command must wait for
 };

@@ -32,7 +32,8 @@ const Row k_table[] = {
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 100 Mkeys/s at 2^20 (11.5x std::sort, 7.3x Boost.Sort's "
      "parallel sort, 11.1x Boost.Compute in the same run)"},
     {"nvidia", "gpu", "",
-     "radix.wg=256 radix.items=15 radix.match=1 radix.groups=4096 bitonic.wg=512 bitonic.tile=8192"
+     "radix.wg=256 radix.items=18 radix.items64=15 radix.match=1 radix.onesweep=1 radix.groups=4096 "
+     "bitonic.wg=512 bitonic.tile=8192"
      " selection.wg=256 bitonic.steps=6 selection.items=8 merge.wg=256 merge.items=12"
      " odd_even.wg=256 odd_even.tile=1024",
      "H100 2026-11-22, u32 Gkeys/s at 2^24 / 2^26: radix 23.1 / 21.3 (radix.match=0 radix.groups=1024: "
@@ -64,8 +65,9 @@ unsigned floor_pow2(std::size_t v) {
 std::string Tuning::describe() const {
   std::ostringstream s;
   s << "radix.bits=" << radix_bits << " radix.wg=" << radix_wg << " radix.items=" << radix_items
-    << " radix.groups=" << radix_groups << " radix.cpu=" << radix_cpu << " radix.match=" << radix_match
-    << " bitonic.wg=" << bitonic_wg << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
+    << " radix.items64=" << radix_items64 << " radix.groups=" << radix_groups << " radix.cpu=" << radix_cpu
+    << " radix.match=" << radix_match << " radix.onesweep=" << radix_onesweep << " bitonic.wg=" << bitonic_wg
+    << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
     << " bitonic.cpu=" << bitonic_cpu << " selection.wg=" << selection_wg
     << " selection.items=" << selection_items << " merge.wg=" << merge_wg << " merge.items=" << merge_items
     << " merge.cpu=" << merge_cpu << " merge.chunk=" << merge_chunk << " odd_even.wg=" << odd_even_wg
@@ -104,8 +106,11 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
       pow2(radix_wg);
       if (radix_wg < 8) throw_argument_error(source, "radix.wg must be at least 8");
     } else if (name == "radix.items") {
-      if (value < 1 || value > 15) throw_argument_error(source, "radix.items must be 1..15");
+      if (value < 1 || value > 32) throw_argument_error(source, "radix.items must be 1..32");
       radix_items = unsigned(value);
+    } else if (name == "radix.items64") {
+      if (value > 32) throw_argument_error(source, "radix.items64 must be 0..32");
+      radix_items64 = unsigned(value);
     } else if (name == "radix.groups") {
       if (value < 1 || value > 65536) throw_argument_error(source, "radix.groups must be 1..65536");
       radix_groups = unsigned(value);
@@ -115,6 +120,9 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
     } else if (name == "radix.match") {
       if (value > 1) throw_argument_error(source, "radix.match must be 0 or 1");
       radix_match = unsigned(value);
+    } else if (name == "radix.onesweep") {
+      if (value > 1) throw_argument_error(source, "radix.onesweep must be 0 or 1");
+      radix_onesweep = unsigned(value);
     } else if (name == "bitonic.wg") {
       pow2(bitonic_wg);
     } else if (name == "bitonic.tile") {
@@ -189,14 +197,32 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
   clamp_wg(t.bitonic_wg);
   clamp_wg(t.selection_wg);
 
-  auto radix_bytes = [&] {
-    const std::size_t block = std::size_t(t.radix_wg) * t.radix_items;
-    return block * (key_bytes + value_bytes) + 2 * (std::size_t(4) << t.radix_bits) +
-           36 * std::size_t(t.radix_wg);
+  // The warp-multisplit ranking (radix.match) is inline PTX: NVIDIA's compiler only. It needs warps of 32,
+  // which NVIDIA guarantees, a work-group of whole warps and a work-item per digit, and at most 8 bits.
+  // Other tunings (tests reach radix.wg=8 and radix.bits=11 on any device) take the portable ranking,
+  // whose 4-bit counters allow at most 15 keys per work-item.
+  auto match_fits = [&] {
+    return t.radix_match && !t.radix_cpu && t.radix_bits <= 8 && t.radix_wg % 32 == 0 &&
+           (1u << t.radix_bits) <= t.radix_wg &&
+           lower(device.getInfo<CL_DEVICE_VENDOR>()).find("nvidia") != std::string::npos;
   };
-  while (radix_bytes() > budget && t.radix_items > 1) t.radix_items /= 2;
+  if (key_bytes == 8 && t.radix_items64) t.radix_items = t.radix_items64;
+  t.radix_match = match_fits();
+  if (!t.radix_match) t.radix_items = std::min(t.radix_items, 15u);
+  // The scatter kernels hold a block of keys and values and per-digit arrays; the multisplit ranking
+  // also a counter per warp and digit, the portable one about 44 bytes per work-item of scan state.
+  auto radix_bytes = [&] {
+    const std::size_t block = std::size_t(t.radix_wg) * t.radix_items, digit = std::size_t(4) << t.radix_bits;
+    return block * (key_bytes + value_bytes) +
+           (t.radix_match ? (t.radix_wg / 32 + 2) * digit + 256 : 4 * digit + 44 * std::size_t(t.radix_wg));
+  };
+  while (radix_bytes() > budget && t.radix_items > 1)
+    t.radix_items = t.radix_items > 15 ? 15 : t.radix_items / 2;
   while (radix_bytes() > budget && t.radix_wg > 8) t.radix_wg /= 2;
   while (radix_bytes() > budget && t.radix_bits > 4) --t.radix_bits;
+  // Onesweep's histogram kernel counts every pass's digits in local memory at once.
+  const std::size_t passes = (key_bytes * 8 + t.radix_bits - 1) / t.radix_bits;
+  if (passes * (std::size_t(4) << t.radix_bits) > budget) t.radix_onesweep = 0;
 
   // Bitonic by-key sorts, merge and odd-even carry a 4-byte index or source position with each key.
   const unsigned index_bytes = value_bytes ? 4 : 0;

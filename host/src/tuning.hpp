@@ -15,9 +15,11 @@ struct Tuning {
   unsigned radix_bits = 8;       // digit width
   unsigned radix_wg = 256;       // work-group size of the radix kernels
   unsigned radix_items = 8;      // keys per work-item per block (block = wg * items)
+  unsigned radix_items64 = 0;    // the same for 64-bit keys; 0: radix.items
   unsigned radix_groups = 1024;  // most work-groups per pass; each owns a contiguous run of blocks
   unsigned radix_cpu = 0;        // 1: the CPU shape (an MSD pass over chunks, then one work-item per bucket)
   unsigned radix_match = 0;      // 1: on NVIDIA GPUs, rank blocks by warp multisplit (inline PTX)
+  unsigned radix_onesweep = 0;   // 1: one histogram for all passes, decoupled look-back (after a self-test)
   unsigned bitonic_wg = 256;
   unsigned bitonic_tile = 2048;  // elements sorted in local memory by one work-group
   unsigned bitonic_steps = 4;    // global steps fused per launch (2^steps elements per work-item)

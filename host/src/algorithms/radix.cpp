@@ -1,6 +1,9 @@
 // Radix sort driver: per digit pass a histogram, a scan and a stable scatter (kernels/radix.cl).
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "sorter_impl.hpp"
 
@@ -44,14 +47,117 @@ void radix_sort_cpu(Run& run, const Tuning& t, const std::string& defines) {
   run.launch(buckets, radix, 1, "radix_cpu_buckets");
 }
 
-// The warp-multisplit scatter (radix.match) is inline PTX: NVIDIA's compiler only. It needs warps of 32,
-// which NVIDIA guarantees, a work-group of whole warps and a work-item per digit. At most 8 bits, its
-// per-warp counters (RADIX * wg / 8 bytes) plus the rest fit wherever the portable scatter's local memory
-// does, so fit_to_device's budget holds for both. Other tunings (tests reach radix.wg=8 and radix.bits=11
-// on any device) keep the portable scatter rather than fail.
-bool use_match(const Tuning& t, bool nvidia) {
-  return nvidia && t.radix_match && t.radix_bits <= 8 && t.radix_wg % 32 == 0 &&
-         (1u << t.radix_bits) <= t.radix_wg;
+// Onesweep's scratch: the state words (every pass's histogram, tile counters, timeout flag, first key)
+// and two look-back arrays of tiles x radix words.
+struct OnesweepLayout {
+  std::size_t state_words, status_words;
+  OnesweepLayout(unsigned passes, unsigned radix, std::size_t tiles)
+      : state_words(std::size_t(passes) * radix + passes + 3), status_words(tiles * radix) {}
+  std::size_t clear_bytes() const { return (state_words + status_words) * 4; }  // state + first status
+  std::size_t bytes() const { return (state_words + 2 * status_words) * 4; }
+};
+
+struct OnesweepKernels {
+  cl::Kernel histogram, sweep;
+};
+
+// Enqueues a whole Onesweep sort of keys (and values) in `a`, with `b` as the other buffer, and, when
+// the number of passes is odd, the copy of the result from b back to a.
+void enqueue_onesweep(Run& run, OnesweepKernels& k, const Tuning& t, const cl::Buffer& a, const cl::Buffer& b,
+                      const cl::Buffer* va, const cl::Buffer* vb, const cl::Buffer& work, cl_uint n,
+                      cl_uint spin_limit) {
+  const cl_uint radix = 1u << t.radix_bits, block = t.radix_wg * t.radix_items;
+  const cl_uint tiles = (n + block - 1) / block;
+  const unsigned passes = (run.key_bytes * 8 + t.radix_bits - 1) / t.radix_bits;
+  const OnesweepLayout layout(passes, radix, tiles);
+  run.fill(work, layout.clear_bytes(), "radix_onesweep clear");
+  const cl_uint kind = run.kind, descending = run.descending;
+  // Enough groups to fill the device several times over; each counts a contiguous range.
+  const cl_uint groups = std::min<cl_uint>(tiles, std::max<cl_uint>(1, run.s.compute_units * 4));
+  set_args(k.histogram, a, n, kind, descending, work);
+  run.launch(k.histogram, std::size_t(groups) * t.radix_wg, t.radix_wg, "radix_onesweep_histogram");
+  const cl_uint status_at = cl_uint(layout.state_words);  // one buffer; a sub-buffer would need alignment
+  for (cl_uint pass = 0; pass < passes; ++pass) {
+    if (va)
+      set_args(k.sweep, a, b, *va, *vb, n, pass, kind, descending, work, status_at, tiles, spin_limit);
+    else
+      set_args(k.sweep, a, b, n, pass, kind, descending, work, status_at, tiles, spin_limit);
+    run.launch(k.sweep, std::size_t(tiles) * t.radix_wg, t.radix_wg, "radix_onesweep");
+  }
+  if (passes % 2) {  // nothing was skipped (see radix_onesweep): the result sits in b
+    run.copy(b, a, std::size_t(n) * run.key_bytes, "copy keys");
+    if (va) run.copy(*vb, *va, std::size_t(n) * run.value_bytes, "copy values");
+  }
+}
+
+// Onesweep's look-back is correct only where work-groups that have started keep making progress and
+// atomics publish to every work-group; OpenCL 1.2 promises neither. So before its first use with a
+// program, each Sorter sorts a test array with it and compares with std::sort. A failure (wrong order,
+// or the bounded spin timing out) falls back to reduce-then-scan for good.
+bool onesweep_self_test(Run& run, OnesweepKernels& k, const Tuning& t) {
+  const cl_uint block = t.radix_wg * t.radix_items;
+  // Enough tiles that many work-groups run at once and wait for each other, several per compute unit.
+  const cl_uint n = std::max<cl_uint>(block * std::max<cl_uint>(64, 8 * run.s.compute_units), 1u << 16) + 7;
+  const unsigned kb = run.key_bytes, vb = run.value_bytes;
+  std::vector<unsigned char> keys(std::size_t(n) * kb), values(std::size_t(n) * vb);
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (cl_uint i = 0; i < n; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const std::uint64_t key = x >> (i % 3 == 0 ? 40 : 0);  // some duplicates: stability matters too
+    std::memcpy(&keys[std::size_t(i) * kb], &key, kb);
+    const std::uint64_t index = i;
+    if (vb) std::memcpy(&values[std::size_t(i) * vb], &index, vb);
+  }
+  // Each key's expected place: a stable sort of (key, index) by key, as unsigned bits ascending.
+  auto key_at = [&](const std::vector<unsigned char>& v, std::size_t i) {
+    std::uint64_t key = 0;
+    std::memcpy(&key, &v[i * kb], kb);
+    return key;
+  };
+  std::vector<cl_uint> order(n);
+  for (cl_uint i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](cl_uint l, cl_uint r) { return key_at(keys, l) < key_at(keys, r); });
+
+  const OnesweepLayout layout((kb * 8 + t.radix_bits - 1) / t.radix_bits, 1u << t.radix_bits,
+                              (n + block - 1) / block);
+  auto buffer = [&](std::vector<unsigned char>* init, std::size_t bytes) {
+    cl_int status = CL_SUCCESS;
+    cl::Buffer b(run.s.context, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes,
+                 init ? init->data() : nullptr, &status);
+    if (status != CL_SUCCESS) throw_cl_error(status, "clCreateBuffer(onesweep self-test)");
+    return b;
+  };
+  cl::Buffer a = buffer(&keys, keys.size()), b = buffer(nullptr, keys.size());
+  cl::Buffer va, vbuf;
+  if (vb) va = buffer(&values, values.size()), vbuf = buffer(nullptr, values.size());
+  cl::Buffer work = buffer(nullptr, layout.bytes());
+  // Its commands are not the caller's sort: keep them out of the sort's profile.
+  struct Quiet {
+    bool& flag;
+    bool saved;
+    ~Quiet() { flag = saved; }
+  } quiet{run.s.profiling, run.s.profiling};
+  run.s.profiling = false;
+  Run test{run.s, run.type, kb, 0 /* unsigned bits */, false, a, vb ? &va : nullptr, vb, n, run.deps, {}};
+  // A healthy device answers in microseconds; a starved look-back gives up after about 2^20 spins.
+  enqueue_onesweep(test, k, t, a, b, vb ? &va : nullptr, vb ? &vbuf : nullptr, work, n, 1u << 20);
+  std::vector<unsigned char> out_keys(keys.size()), out_values(values.size());
+  cl_uint timeout = 0;
+  const std::size_t timeout_at = (layout.state_words - 3) * 4;  // OS_TIMEOUT
+  std::vector<cl::Event> after{test.last};
+  CLSORT_CHECK(run.s.queue.enqueueReadBuffer(a, CL_TRUE, 0, out_keys.size(), out_keys.data(), &after));
+  if (vb)
+    CLSORT_CHECK(run.s.queue.enqueueReadBuffer(va, CL_TRUE, 0, out_values.size(), out_values.data(), &after));
+  CLSORT_CHECK(run.s.queue.enqueueReadBuffer(work, CL_TRUE, timeout_at, 4, &timeout, &after));
+  if (timeout) return false;
+  for (cl_uint i = 0; i < n; ++i) {
+    if (key_at(out_keys, i) != key_at(keys, order[i])) return false;
+    std::uint64_t index = 0;
+    if (vb) std::memcpy(&index, &out_values[std::size_t(i) * vb], vb);
+    if (vb && index != order[i]) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -62,12 +168,37 @@ void radix_sort(Run& run) {
       "-DRADIX_BITS=" + std::to_string(t.radix_bits) + " -DRADIX_WG=" + std::to_string(t.radix_wg) +
       " -DRADIX_ITEMS=" + std::to_string(t.radix_items) + " -DRADIX_CPU=" + std::to_string(t.radix_cpu);
   if (t.radix_cpu) return radix_sort_cpu(run, t, defines);
-  if (use_match(t, run.s.nvidia)) defines += " -DRADIX_MATCH=1";
+  if (t.radix_match) defines += " -DRADIX_MATCH=1";  // fit_to_device checked that it can
+
+  const cl_uint n = run.n;
+  // Onesweep's look-back words hold counts below 2^30.
+  if (t.radix_onesweep && n < (1u << 30)) {
+    OnesweepKernels k{run.kernel("radix.cl", "radix_onesweep_histogram", defines, run.value_bytes),
+                      run.kernel("radix.cl", "radix_onesweep", defines, run.value_bytes)};
+    const std::string key =
+        defines + " K" + std::to_string(run.key_bytes) + " V" + std::to_string(run.value_bytes);
+    auto found = run.s.onesweep_ok.find(key);
+    if (found == run.s.onesweep_ok.end())
+      found = run.s.onesweep_ok.emplace(key, onesweep_self_test(run, k, t)).first;
+    if (found->second) {
+      const cl_uint block = t.radix_wg * t.radix_items;
+      const cl_uint tiles = (n + block - 1) / block;
+      const unsigned passes = (run.key_bytes * 8 + t.radix_bits - 1) / t.radix_bits;
+      const OnesweepLayout layout(passes, 1u << t.radix_bits, tiles);
+      cl::Buffer keys_tmp = run.scratch(kScratchKeys, std::size_t(n) * run.key_bytes);
+      cl::Buffer values_tmp;
+      if (run.values) values_tmp = run.scratch(kScratchValues, std::size_t(n) * run.value_bytes);
+      cl::Buffer work = run.scratch(kScratchCounts, layout.bytes());
+      enqueue_onesweep(run, k, t, run.keys, keys_tmp, run.values, run.values ? &values_tmp : nullptr, work, n,
+                       1u << 26);
+      return;
+    }
+  }
+
   cl::Kernel histogram = run.kernel("radix.cl", "radix_histogram", defines, run.value_bytes);
   cl::Kernel scan = run.kernel("radix.cl", "radix_scan", defines, run.value_bytes);
   cl::Kernel scatter = run.kernel("radix.cl", "radix_scatter", defines, run.value_bytes);
 
-  const cl_uint n = run.n;
   const cl_uint wg = t.radix_wg;
   const cl_uint radix = 1u << t.radix_bits;
   const cl_uint block = wg * t.radix_items;
