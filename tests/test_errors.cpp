@@ -237,6 +237,10 @@ TEST_CASE("bad tuning strings") {
                           "radix.match=2",
                           "selection.wg=3",
                           "auto.small_n=many",
+                          "host.chunk=255",
+                          "host.chunk=2000000000",
+                          "host.threads=65",
+                          "host.min=-1",
                           "radix.wg=64,bogus=1",
                           "radix.wg=128 radix.bits=99"}) {
     CAPTURE(bad);

@@ -1,5 +1,6 @@
 // Concurrency: four threads sorting at once with their own Sorters (own contexts, or one shared context
-// whose programs they build together), and the serialized free functions from four threads.
+// whose programs they build together; host data also through the staging pipeline), and the serialized
+// free functions from four threads.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -101,6 +102,17 @@ TEST_CASE("four threads with their own sorters on one new context") {
   std::vector<std::unique_ptr<clsort::Sorter>> sorters;
   for (int t = 0; t < kThreads; ++t)
     sorters.push_back(std::make_unique<clsort::Sorter>(cl::CommandQueue(context, device)));
+  run_threads([&](int t) -> clsort::Sorter& { return *sorters[std::size_t(t)]; });
+}
+
+TEST_CASE("four threads with their own sorters, host data through staging") {
+  // Each Sorter's pinned staging and copy threads are its own: four pipelines at once on one context.
+  const clsort::Sorter& base = shared_sorter();
+  std::vector<std::unique_ptr<clsort::Sorter>> sorters;
+  for (int t = 0; t < kThreads; ++t) {
+    sorters.push_back(std::make_unique<clsort::Sorter>(cl::CommandQueue(base.context(), base.device())));
+    sorters.back()->tune("host.chunk=4096,host.min=0,host.threads=2");
+  }
   run_threads([&](int t) -> clsort::Sorter& { return *sorters[std::size_t(t)]; });
 }
 

@@ -2,12 +2,14 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "check.hpp"
 #include "clsort/clsort.hpp"
+#include "copy_pool.hpp"
 #include "tuning.hpp"
 
 namespace clsort {
@@ -35,6 +37,13 @@ struct Sorter::Impl {
   std::map<std::string, cl::Kernel> kernels;
   // Scratch buffers by slot, grown on demand and reused by later sorts.
   std::map<int, std::pair<cl::Buffer, std::size_t>> scratch;
+  // Host-data staging (sort_host on GPUs): pinned host memory (CL_MEM_ALLOC_HOST_PTR), mapped once and
+  // grown on demand, and the threads that copy the caller's data into and out of it.
+  cl::Buffer pinned;
+  unsigned char* pinned_ptr = nullptr;
+  std::size_t pinned_bytes = 0;
+  std::unique_ptr<detail::CopyPool> copy_pool;
+  unsigned copy_threads = 0;  // what copy_pool was made for (it may have started fewer)
   // Completion of the previous sort: a new sort reuses scratch only after it (out-of-order queues).
   cl::Event last;
   std::vector<std::pair<std::string, cl::Event>> profile;

@@ -72,6 +72,7 @@ std::string Tuning::describe() const {
     << " selection.items=" << selection_items << " merge.wg=" << merge_wg << " merge.items=" << merge_items
     << " merge.cpu=" << merge_cpu << " merge.chunk=" << merge_chunk << " odd_even.wg=" << odd_even_wg
     << " odd_even.tile=" << odd_even_tile << " auto.small_n=" << small_n;
+  s << " host.chunk=" << host_chunk << " host.min=" << host_min << " host.threads=" << host_threads;
   return s.str();
 }
 
@@ -160,6 +161,15 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
       odd_even_tile = unsigned(value);
     } else if (name == "auto.small_n") {
       small_n = value;
+    } else if (name == "host.chunk") {
+      if (value != 0 && (value < 256 || value > (1ul << 30)))
+        throw_argument_error(source, "host.chunk must be 0 (off) or 256..2^30 bytes");
+      host_chunk = value;
+    } else if (name == "host.min") {
+      host_min = value;
+    } else if (name == "host.threads") {
+      if (value > 64) throw_argument_error(source, "host.threads must be 0 (automatic) to 64");
+      host_threads = unsigned(value);
     } else {
       throw_argument_error(source, "unknown tuning parameter '" + name + "'");
     }
@@ -184,6 +194,9 @@ Tuning tuning_for(const cl::Device& device) {
             (*r.name ? r.name : "default");
     t.measured = r.measured;
   }
+  // Staging host data through pinned memory pays off where transfers cross a bus: not on CPU devices
+  // (their buffers are host memory) or GPUs that share host memory (integrated ones).
+  if (cls != "gpu" || device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>()) t.host_chunk = 0;
   return t;
 }
 

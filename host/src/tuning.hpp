@@ -33,6 +33,10 @@ struct Tuning {
   unsigned odd_even_wg = 256;
   unsigned odd_even_tile = 1024;  // keys one work-group sorts by element phases
   std::size_t small_n = 2048;     // automatic: up to this n, one work-group's bitonic sort; radix above
+  // Host data (sort(std::vector&), the C API): transfers staged through pinned memory in chunks.
+  std::size_t host_chunk = std::size_t(4) << 20;  // largest staged chunk, bytes; 0: one transfer each way
+  std::size_t host_min = std::size_t(1) << 20;    // staged only from this many bytes (keys + values)
+  unsigned host_threads = 0;                      // threads copying each chunk; 0: from the core count
 
   /// "radix.bits=8 radix.wg=256 ..." in the syntax apply() reads.
   std::string describe() const;

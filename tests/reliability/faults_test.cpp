@@ -192,6 +192,29 @@ clsort::Sorter& base() {
 // What a scenario found wrong on its way out with an Error (host data changed); checked after each attempt.
 std::string violation;
 
+// A host sort of f32 keys with u32 values with `a`, descending; on an Error the arrays must be unchanged.
+std::string host_by_key(clsort::Sorter& s, Algorithm a, std::size_t n) {
+  std::mt19937_64 rng(11);
+  const std::vector<std::uint64_t> keys = make_keys(KeyType::f32, Dist::specials, n, rng);
+  std::vector<unsigned char> k = pack(KeyType::f32, keys), v = make_values(n, 4, rng);
+  const auto k0 = k, v0 = v;
+  try {
+    s.sort_host(KeyType::f32, k.data(), n, v.data(), 4, {Order::descending, a});
+  } catch (const clsort::Error&) {
+    // clsort may throw with its upload from k and v still queued (the known bug below):
+    // let it finish before they are freed, so that this test checks the rest.
+    (void)s.queue().finish();
+    if (k != k0 || v != v0) violation = "an Error was thrown but the host arrays changed";
+    throw;
+  }
+  return check_pairs(KeyType::f32, Order::descending, keys, unpack(KeyType::f32, k.data(), n),
+                     value_indices(v, 4));
+}
+
+// Host transfers through the staging pipeline, forced on (it is off by default on CPU devices) with
+// chunks of 4 KiB: 3000 f32 keys and u32 values are 3 chunks each, the last partial.
+constexpr const char* kStaged = "host.chunk=4096,host.min=0,host.threads=2";
+
 // One kind of sort a fault is injected into. `run` sorts with `s` and returns what is wrong (empty: the
 // result is right); when it throws, host data must be unchanged.
 struct Scenario {
@@ -206,23 +229,7 @@ std::vector<Scenario> scenarios(bool with_argsort = true) {
   for (Algorithm a : {Algorithm::radix, Algorithm::bitonic, Algorithm::selection}) {
     const std::string an = clsort::to_string(a);
     // Host keys and values: on failure the caller's arrays must be exactly as they were.
-    out.push_back({"host by key, " + an, [a](clsort::Sorter& s, bool) -> std::string {
-                     std::mt19937_64 rng(11);
-                     const std::vector<std::uint64_t> keys = make_keys(KeyType::f32, Dist::specials, n, rng);
-                     std::vector<unsigned char> k = pack(KeyType::f32, keys), v = make_values(n, 4, rng);
-                     const auto k0 = k, v0 = v;
-                     try {
-                       s.sort_host(KeyType::f32, k.data(), n, v.data(), 4, {Order::descending, a});
-                     } catch (const clsort::Error&) {
-                       // clsort may throw with its upload from k and v still queued (the known bug below):
-                       // let it finish before they are freed, so that this test checks the rest.
-                       (void)s.queue().finish();
-                       if (k != k0 || v != v0) violation = "an Error was thrown but the host arrays changed";
-                       throw;
-                     }
-                     return check_pairs(KeyType::f32, Order::descending, keys,
-                                        unpack(KeyType::f32, k.data(), n), value_indices(v, 4));
-                   }});
+    out.push_back({"host by key, " + an, [a](clsort::Sorter& s, bool) { return host_by_key(s, a, n); }});
     // Device buffers (the first sort's command that fails may come after others ran: only no crash and
     // a usable Sorter are required then).
     out.push_back(
@@ -243,6 +250,10 @@ std::vector<Scenario> scenarios(bool with_argsort = true) {
            return check_keys(KeyType::i64, Order::ascending, keys, unpack(KeyType::i64, k.data(), n));
          }});
   }
+  out.push_back({"host by key, staged, radix", [](clsort::Sorter& s, bool) {
+                   s.tune(kStaged);
+                   return host_by_key(s, Algorithm::radix, n);
+                 }});
   if (with_argsort)
     out.push_back({"argsort, automatic", [](clsort::Sorter& s, bool) -> std::string {
                      std::mt19937_64 rng(13);
@@ -379,6 +390,60 @@ TEST_CASE("faults: no transfer is pending when a host sort throws") {
     CHECK_MESSAGE(std::count(reused.begin(), reused.end(), 0xEE) == std::ptrdiff_t(reused.size()),
                   "a read enqueued by the failed sort wrote into freed memory, now reused");
   }
+}
+
+// The staging pipeline keeps the single transfers' guarantees: a failure before the download (an upload
+// chunk's write, a kernel launch, any of the first reads, which are enqueued before anything is copied
+// out) leaves the caller's arrays unchanged; after any failure nothing is written to them any more; and
+// the Sorter sorts correctly afterwards.
+TEST_CASE("faults: a failure mid-pipeline (staged host transfers)") {
+  constexpr std::size_t n = 3000;
+  constexpr long kChunks = 6;     // 3 of keys, 3 of values
+  constexpr long kReadAhead = 4;  // reads enqueued before the first chunk is copied out (staging slots)
+  clsort::Sorter warm(cl::CommandQueue(base().context(), base().device()));
+  warm.tune(kStaged);
+  const long writes = inject::calls[inject::enqueue_write], reads = inject::calls[inject::enqueue_read];
+  CHECK(host_by_key(warm, Algorithm::radix, n) == "");  // also builds the programs
+  CHECK(inject::calls[inject::enqueue_write] - writes == kChunks);
+  CHECK(inject::calls[inject::enqueue_read] - reads == kChunks);
+  int injected = 0;
+  for (inject::Call call : {inject::enqueue_write, inject::enqueue_read, inject::enqueue_kernel}) {
+    for (long k = 1; k <= 1000; ++k) {
+      CAPTURE(std::string(inject::kNames[call]));
+      CAPTURE(k);
+      clsort::Sorter s(cl::CommandQueue(base().context(), base().device()));
+      s.tune(kStaged);
+      std::mt19937_64 rng(21);
+      const std::vector<std::uint64_t> keys = make_keys(KeyType::u64, Dist::random, n, rng);
+      std::vector<unsigned char> kb = pack(KeyType::u64, keys), vb = make_values(n, 8, rng);
+      const auto k0 = kb, v0 = vb;
+      inject::arm(call, k);
+      const auto e = thrown([&] { s.sort_host(KeyType::u64, kb.data(), n, vb.data(), 8, {}); });
+      inject::disarm();
+      if (!inject::fired) {
+        REQUIRE_FALSE(e);
+        break;
+      }
+      ++injected;
+      REQUIRE(e);
+      CHECK(e->status() == inject::kStatus[call]);
+      CHECK(e->where().find(std::string(inject::kNames[call]).substr(9)) !=
+            std::string::npos);  // "WriteBuffer"
+      if (call != inject::enqueue_read || k <= kReadAhead) {
+        CHECK(kb == k0);
+        CHECK(vb == v0);
+      }
+      // Nothing is still on its way into the caller's arrays.
+      const auto k1 = kb, v1 = vb;
+      REQUIRE(s.queue().finish() == CL_SUCCESS);
+      CHECK(kb == k1);
+      CHECK(vb == v1);
+      CHECK(host_by_key(s, Algorithm::radix, n) == "");
+    }
+  }
+  MESSAGE("faults injected: " << injected);
+  CHECK(injected >= 2 * kChunks);
+  CHECK(violation == "");
 }
 
 // ---- Limits refused before memory is touched ----------------------------------------------------------

@@ -1,0 +1,144 @@
+// Host data through the pinned staging pipeline (host.chunk, on by default for GPUs only): forced on
+// whatever the device with tiny chunks, so that arrays span many chunks, the last one partial, or fit in
+// less than one; checked bit for bit against the stable reference like the single transfers.
+#include <doctest/doctest.h>
+
+#include "support/env_guard.hpp"
+#include "support/support.hpp"
+
+namespace clsort_test {
+namespace {
+
+// A Sorter on the shared context (its programs are built already) with the staging forced on.
+std::unique_ptr<clsort::Sorter> staged_sorter(const std::string& tuning) {
+  const clsort::Sorter& base = shared_sorter();
+  auto s = std::make_unique<clsort::Sorter>(cl::CommandQueue(base.context(), base.device()));
+  s->tune(tuning);
+  return s;
+}
+
+template <class K>
+std::string sort_keys(clsort::Sorter& s, Dist dist, std::size_t n, Order order, Algorithm a = {}) {
+  const std::uint64_t seed = seed_for(clsort::key_type_of<K>::value, int(dist), n, 41);
+  const std::vector<K> keys = make_keys<K>(dist, n, seed);
+  std::vector<K> got = keys;
+  s.sort(got, {order, a});
+  const std::string error = compare_sorted(reference_sort(keys, order), got);
+  return error.empty() ? "" : describe(a, clsort::key_type_of<K>::value, order, n, dist, seed) + ": " + error;
+}
+
+template <class K, class V>
+std::string sort_pairs(clsort::Sorter& s, Dist dist, std::size_t n, Order order, Algorithm a = {}) {
+  const std::uint64_t seed = seed_for(clsort::key_type_of<K>::value, int(dist), n, 42);
+  const std::vector<K> keys = make_keys<K>(dist, n, seed);
+  const std::vector<V> values = make_values<V>(n, seed);
+  const std::vector<std::uint32_t> perm = reference_argsort(keys, order);
+  std::vector<K> want_keys(n);
+  std::vector<V> want_values(n);
+  for (std::size_t i = 0; i < n; ++i) want_keys[i] = keys[perm[i]], want_values[i] = values[perm[i]];
+  std::vector<K> got_keys = keys;
+  std::vector<V> got_values = values;
+  s.sort_by_key(got_keys, got_values, {order, a});
+  const std::string error = compare_sorted(want_keys, got_keys, &want_values, &got_values);
+  return error.empty() ? ""
+                       : describe(a, clsort::key_type_of<K>::value, order, n, dist, seed) + " by key (" +
+                             std::to_string(sizeof(V)) + "-byte values): " + error;
+}
+
+TEST_CASE("host staging: the device class picks the default") {
+  const clsort::Sorter& s = shared_sorter();
+  const cl_device_type type = s.device().getInfo<CL_DEVICE_TYPE>();
+  const bool unified = s.device().getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>();
+  if (type & CL_DEVICE_TYPE_GPU && !unified)
+    CHECK(plan_value(s, "host.chunk") > 0);
+  else
+    CHECK(plan_value(s, "host.chunk") == 0);  // a CPU device's buffers are host memory already
+  // CLSORT_TUNING turns it on anywhere, as the tests below do with tune().
+  EnvGuard env("CLSORT_TUNING", "host.chunk=4096,host.min=0,host.threads=3");
+  clsort::Sorter tuned(s.device());
+  CHECK(plan_value(tuned, "host.chunk") == 4096);
+  CHECK(plan_value(tuned, "host.min") == 0);
+  CHECK(plan_value(tuned, "host.threads") == 3);
+}
+
+TEST_CASE("host staging: 4 KiB chunks, keys and pairs, every width, both orders") {
+  auto s = staged_sorter("host.chunk=4096,host.min=0,host.threads=2");
+  FailureBudget budget;
+  auto check = [&](const std::string& error) {
+    CHECK_MESSAGE(error.empty(), error);
+    if (!budget.record(error.empty())) FAIL("too many failures");
+  };
+  // 100003: many chunks, the last partial; 1024 u32 keys: exactly one chunk; fewer: less than one.
+  for (std::size_t n : {std::size_t(100003), std::size_t(1025), std::size_t(1024), std::size_t(1000),
+                        std::size_t(3), std::size_t(1)})
+    for (Order order : both_orders()) {
+      CAPTURE(n);
+      check(sort_keys<std::uint32_t>(*s, Dist::random, n, order));
+      check(sort_keys<float>(*s, Dist::float_specials, n, order));
+      check(sort_keys<std::uint64_t>(*s, Dist::random, n, order));
+      check(sort_keys<std::int64_t>(*s, Dist::extremes, n, order));
+      check(sort_pairs<std::uint32_t, std::uint32_t>(*s, Dist::few_unique, n, order));
+      check(sort_pairs<double, std::uint64_t>(*s, Dist::float_specials, n, order));
+      check(sort_pairs<std::uint64_t, Tagged>(*s, Dist::few_unique, n, order));
+      check(sort_pairs<std::int32_t, std::uint64_t>(*s, Dist::sawtooth, n,
+                                                    order));  // 4-byte keys, 8-byte values
+    }
+  // Chunk sizes that are no multiple of the key or value width: chunks split elements.
+  s->tune("host.chunk=1000");
+  for (Order order : both_orders()) {
+    check(sort_keys<std::uint64_t>(*s, Dist::random, 20011, order));
+    check(sort_pairs<float, std::uint64_t>(*s, Dist::float_specials, 20011, order));
+  }
+  // Another algorithm, and argsort (a host sort of a copy and of indices).
+  s->tune("host.chunk=4096");
+  check(sort_pairs<std::uint32_t, std::uint32_t>(*s, Dist::few_unique, 5001, Order::descending,
+                                                 Algorithm::bitonic));
+  const std::vector<double> keys = make_keys<double>(Dist::float_specials, 30007, 43);
+  check(compare_argsort(keys, reference_argsort(keys, Order::ascending), s->argsort(keys)));
+}
+
+TEST_CASE("host staging: chunks copied by several threads") {
+  // Chunks of 512 KiB and more are split among the copy threads (in parts of at least 64 KiB).
+  auto s = staged_sorter("host.chunk=1048576,host.min=0,host.threads=4");
+  const std::size_t n = (std::size_t(1) << 20) + 12345;
+  CHECK(sort_pairs<std::uint32_t, std::uint32_t>(*s, Dist::random, n, Order::ascending) == "");
+  CHECK(sort_keys<double>(*s, Dist::float_specials, n, Order::descending) == "");
+  // A new thread count replaces the pool; one thread copies alone.
+  s->tune("host.threads=1");
+  CHECK(sort_pairs<std::int64_t, std::uint64_t>(*s, Dist::few_unique, n / 2, Order::descending) == "");
+}
+
+TEST_CASE("host staging: below host.min, and off") {
+  // host.min above the data: the single transfers; host.chunk=0: off whatever the size.
+  for (const char* tuning : {"host.chunk=4096,host.min=100000000", "host.chunk=0,host.min=0"}) {
+    CAPTURE(tuning);
+    auto s = staged_sorter(tuning);
+    CHECK(sort_pairs<float, std::uint32_t>(*s, Dist::float_specials, 50001, Order::descending) == "");
+  }
+  // On, off and on again on one Sorter.
+  auto s = staged_sorter("host.chunk=4096,host.min=0");
+  CHECK(sort_keys<std::uint32_t>(*s, Dist::random, 40000, Order::ascending) == "");
+  s->tune("host.chunk=0");
+  CHECK(sort_keys<std::uint32_t>(*s, Dist::random, 40000, Order::ascending) == "");
+  s->tune("host.chunk=65536");  // larger: the staging grows
+  CHECK(sort_keys<std::uint32_t>(*s, Dist::random, 400000, Order::descending) == "");
+}
+
+TEST_CASE("host staging: an out-of-order queue") {
+  const clsort::Sorter& base = shared_sorter();
+  cl_command_queue_properties props = 0;
+  REQUIRE(base.device().getInfo(CL_DEVICE_QUEUE_PROPERTIES, &props) == CL_SUCCESS);
+  if (!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+    MESSAGE("the device has no out-of-order queues");
+    return;
+  }
+  clsort::Sorter s(cl::CommandQueue(base.context(), base.device(), CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE));
+  s.tune("host.chunk=4096,host.min=0,host.threads=2");
+  for (int round = 0; round < 3; ++round) {  // each sort reuses the staging and scratch of the last
+    CHECK(sort_pairs<std::uint64_t, std::uint32_t>(s, Dist::random, 60013, Order::ascending) == "");
+    CHECK(sort_keys<float>(s, Dist::float_specials, 70001, Order::descending) == "");
+  }
+}
+
+}  // namespace
+}  // namespace clsort_test
