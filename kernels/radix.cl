@@ -588,8 +588,7 @@ INLINE uint look_back(global uint* status, uint t, uint d, uint count, global ui
 #pragma unroll
     for (uint k = 0; k < OS_WINDOW; ++k)
       w[k] = j > k ? status_load(status + (size_t)(j - 1 - k) * RADIX + d) : 0;
-#pragma unroll
-    for (uint k = 0; k < OS_WINDOW; ++k) {
+    for (uint k = 0; k < OS_WINDOW; ++k) {  // exits early: no unroll pragma (PoCL warns it cannot)
       if (done) break;
       global uint* at = status + (size_t)(j - 1 - k) * RADIX + d;
       uint v = w[k];

@@ -32,7 +32,8 @@ const Row k_table[] = {
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 100 Mkeys/s at 2^20 (11.5x std::sort, 7.3x Boost.Sort's "
      "parallel sort, 11.1x Boost.Compute in the same run)"},
     {"nvidia", "gpu", "",
-     "radix.wg=256 radix.items=18 radix.items64=15 radix.match=1 radix.onesweep=1 radix.groups=4096 "
+     "radix.wg=256 radix.items=18 radix.items64=15 radix.items_pairs=16 radix.match=1 radix.onesweep=1 "
+     "radix.groups=4096 "
      "bitonic.wg=512 bitonic.tile=8192"
      " selection.wg=256 bitonic.steps=6 selection.items=8 merge.wg=256 merge.items=12"
      " odd_even.wg=256 odd_even.tile=1024",
@@ -109,6 +110,9 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
     } else if (name == "radix.items") {
       if (value < 1 || value > 32) throw_argument_error(source, "radix.items must be 1..32");
       radix_items = unsigned(value);
+    } else if (name == "radix.items_pairs") {
+      if (value > 32) throw_argument_error(source, "radix.items_pairs must be 0..32");
+      radix_items_pairs = unsigned(value);
     } else if (name == "radix.items64") {
       if (value > 32) throw_argument_error(source, "radix.items64 must be 0..32");
       radix_items64 = unsigned(value);
@@ -219,7 +223,10 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
            (1u << t.radix_bits) <= t.radix_wg &&
            lower(device.getInfo<CL_DEVICE_VENDOR>()).find("nvidia") != std::string::npos;
   };
-  if (key_bytes == 8 && t.radix_items64) t.radix_items = t.radix_items64;
+  if (key_bytes == 8 && t.radix_items64)
+    t.radix_items = t.radix_items64;
+  else if (key_bytes == 4 && value_bytes && t.radix_items_pairs)
+    t.radix_items = t.radix_items_pairs;
   t.radix_match = match_fits();
   if (!t.radix_match) t.radix_items = std::min(t.radix_items, 15u);
   // The scatter kernels hold a block of keys and values and per-digit arrays; the multisplit ranking

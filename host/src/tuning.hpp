@@ -10,16 +10,17 @@
 namespace clsort::detail {
 
 struct Tuning {
-  std::string row = "default";   // the most specific table row that matched
-  std::string measured;          // what that row was measured at, with the device and date
-  unsigned radix_bits = 8;       // digit width
-  unsigned radix_wg = 256;       // work-group size of the radix kernels
-  unsigned radix_items = 8;      // keys per work-item per block (block = wg * items)
-  unsigned radix_items64 = 0;    // the same for 64-bit keys; 0: radix.items
-  unsigned radix_groups = 1024;  // most work-groups per pass; each owns a contiguous run of blocks
-  unsigned radix_cpu = 0;        // 1: the CPU shape (an MSD pass over chunks, then one work-item per bucket)
-  unsigned radix_match = 0;      // 1: on NVIDIA GPUs, rank blocks by warp multisplit (inline PTX)
-  unsigned radix_onesweep = 0;   // 1: one histogram for all passes, decoupled look-back (after a self-test)
+  std::string row = "default";     // the most specific table row that matched
+  std::string measured;            // what that row was measured at, with the device and date
+  unsigned radix_bits = 8;         // digit width
+  unsigned radix_wg = 256;         // work-group size of the radix kernels
+  unsigned radix_items = 8;        // keys per work-item per block (block = wg * items)
+  unsigned radix_items64 = 0;      // the same for 64-bit keys; 0: radix.items
+  unsigned radix_items_pairs = 0;  // the same for 32-bit keys with values; 0: radix.items
+  unsigned radix_groups = 1024;    // most work-groups per pass; each owns a contiguous run of blocks
+  unsigned radix_cpu = 0;       // 1: the CPU shape (an MSD pass over chunks, then one work-item per bucket)
+  unsigned radix_match = 0;     // 1: on NVIDIA GPUs, rank blocks by warp multisplit (inline PTX)
+  unsigned radix_onesweep = 0;  // 1: one histogram for all passes, decoupled look-back (after a self-test)
   unsigned bitonic_wg = 256;
   unsigned bitonic_tile = 2048;  // elements sorted in local memory by one work-group
   unsigned bitonic_steps = 4;    // global steps fused per launch (2^steps elements per work-item)
@@ -34,7 +35,7 @@ struct Tuning {
   unsigned odd_even_tile = 1024;  // keys one work-group sorts by element phases
   std::size_t small_n = 2048;     // automatic: up to this n, one work-group's bitonic sort; radix above
   // Host data (sort(std::vector&), the C API): transfers staged through pinned memory in chunks.
-  std::size_t host_chunk = std::size_t(4) << 20;  // largest staged chunk, bytes; 0: one transfer each way
+  std::size_t host_chunk = std::size_t(8) << 20;  // largest staged chunk, bytes; 0: one transfer each way
   std::size_t host_min = std::size_t(1) << 20;    // staged only from this many bytes (keys + values)
   unsigned host_threads = 0;                      // threads copying each chunk; 0: from the core count
 
