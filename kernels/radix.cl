@@ -606,6 +606,12 @@ INLINE uint look_back(global uint* status, uint t, uint d, uint count, global ui
   return before;
 }
 
+// Zeroes the state and the first pass's look-back words before a sort. A kernel rather than
+// clEnqueueFillBuffer, whose zeroes Oclgrind does not count as initialized.
+kernel void radix_onesweep_clear(global uint* words, uint count) {
+  for (uint i = get_global_id(0); i < count; i += get_global_size(0)) words[i] = 0;
+}
+
 // Counts every pass's digits in one read of the keys. Also notes the first key.
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep_histogram(
     global const ukey_t* src, uint n, uint kind, uint descending, global uint* state) {

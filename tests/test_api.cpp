@@ -183,7 +183,7 @@ TEST_CASE("onesweep runs where forced, after its self-test") {
     else if (k.name == "radix_onesweep")
       ++passes;
     else if (k.name.find("upload") == std::string::npos && k.name.find("download") == std::string::npos &&
-             k.name != "radix_onesweep clear")
+             k.name != "radix_onesweep_clear")
       ++others;
   }
   CHECK(histograms == 1);

@@ -552,13 +552,6 @@ void Run::copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, 
   if (s.profiling) s.profile.emplace_back(label, ev);
 }
 
-void Run::fill(const cl::Buffer& dst, std::size_t bytes, const char* label) {
-  cl::Event ev;
-  CLSORT_CHECK(s.queue.enqueueFillBuffer(dst, cl_uint(0), 0, bytes, &deps, &ev));
-  after(ev);
-  if (s.profiling) s.profile.emplace_back(label, ev);
-}
-
 // An in-order queue already orders our commands, and explicit wait lists cost time per launch on some
 // drivers, so only the first command carries the caller's wait list there.
 void Run::after(const cl::Event& ev) {

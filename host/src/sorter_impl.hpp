@@ -58,7 +58,9 @@ enum ScratchSlot {
   kScratchCounts,
   kScratchTotals,
   kHostKeys,
-  kHostValues
+  kHostValues,
+  kSelfTestKeys,  // the Onesweep self-test's input (algorithms/radix.cpp)
+  kSelfTestValues
 };
 
 /// One sort call as the algorithm drivers see it: keys (and values) in device buffers, already
@@ -86,7 +88,6 @@ struct Run {
 
   void launch(cl::Kernel& k, std::size_t global, std::size_t local, const char* label);
   void copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label);
-  void fill(const cl::Buffer& dst, std::size_t bytes, const char* label);  // zeroes, bytes % 4 == 0
   cl::Event finish();               // the event the caller gets: completion of everything enqueued
   void after(const cl::Event& ev);  // ev was enqueued: what the next command must wait for
 };

@@ -45,6 +45,13 @@ const Config kConfigs[] = {
      "radix.cpu=0 radix.bits=5 radix.wg=8 radix.items=3 radix.groups=16",
      {7, 221},
      1},
+    // Onesweep: the histogram of every pass, look-back across tiles, skipped passes (few-unique keys), and
+    // its self-test before the first sort of each program.
+    {"radix_onesweep",
+     Algorithm::radix,
+     "radix.cpu=0 radix.onesweep=1 radix.bits=4 radix.wg=16 radix.items=2",
+     {29, 300},
+     1},
     {"radix_cpu", Algorithm::radix, "radix.cpu=1 radix.bits=8 radix.groups=4", {2, 300}, 2},
     // The CPU shape splits into chunks of at least 16384 keys: 16384 + 7 makes two.
     {"radix_cpu_chunks", Algorithm::radix, "radix.cpu=1 radix.bits=8 radix.groups=4", {16384 + 7}, 0},

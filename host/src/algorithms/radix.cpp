@@ -58,7 +58,7 @@ struct OnesweepLayout {
 };
 
 struct OnesweepKernels {
-  cl::Kernel histogram, sweep;
+  cl::Kernel clear, histogram, sweep;
 };
 
 // Enqueues a whole Onesweep sort of keys (and values) in `a`, with `b` as the other buffer, and, when
@@ -70,7 +70,10 @@ void enqueue_onesweep(Run& run, OnesweepKernels& k, const Tuning& t, const cl::B
   const cl_uint tiles = (n + block - 1) / block;
   const unsigned passes = (run.key_bytes * 8 + t.radix_bits - 1) / t.radix_bits;
   const OnesweepLayout layout(passes, radix, tiles);
-  run.fill(work, layout.clear_bytes(), "radix_onesweep clear");
+  const cl_uint clear_words = cl_uint(layout.clear_bytes() / 4);
+  set_args(k.clear, work, clear_words);
+  run.launch(k.clear, std::min<std::size_t>(round_up(clear_words, 256), std::size_t(256) * 1024), 256,
+             "radix_onesweep_clear");
   const cl_uint kind = run.kind, descending = run.descending;
   // Enough groups to fill the device several times over; each counts a contiguous range.
   const cl_uint groups = std::min<cl_uint>(tiles, std::max<cl_uint>(1, run.s.compute_units * 4));
@@ -96,8 +99,9 @@ void enqueue_onesweep(Run& run, OnesweepKernels& k, const Tuning& t, const cl::B
 // or the bounded spin timing out) falls back to reduce-then-scan for good.
 bool onesweep_self_test(Run& run, OnesweepKernels& k, const Tuning& t) {
   const cl_uint block = t.radix_wg * t.radix_items;
-  // Enough tiles that many work-groups run at once and wait for each other, several per compute unit.
-  const cl_uint n = std::max<cl_uint>(block * std::max<cl_uint>(64, 8 * run.s.compute_units), 1u << 16) + 7;
+  // Enough tiles that every compute unit runs several work-groups at once, which wait for each other;
+  // small enough that checking on the host costs little (and Oclgrind can run it).
+  const cl_uint n = block * std::max<cl_uint>(16, 2 * run.s.compute_units) + 7;
   const unsigned kb = run.key_bytes, vb = run.value_bytes;
   std::vector<unsigned char> keys(std::size_t(n) * kb), values(std::size_t(n) * vb);
   std::uint64_t x = 0x9E3779B97F4A7C15ull;
@@ -121,17 +125,13 @@ bool onesweep_self_test(Run& run, OnesweepKernels& k, const Tuning& t) {
 
   const OnesweepLayout layout((kb * 8 + t.radix_bits - 1) / t.radix_bits, 1u << t.radix_bits,
                               (n + block - 1) / block);
-  auto buffer = [&](std::vector<unsigned char>* init, std::size_t bytes) {
-    cl_int status = CL_SUCCESS;
-    cl::Buffer b(run.s.context, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes,
-                 init ? init->data() : nullptr, &status);
-    if (status != CL_SUCCESS) throw_cl_error(status, "clCreateBuffer(onesweep self-test)");
-    return b;
-  };
-  cl::Buffer a = buffer(&keys, keys.size()), b = buffer(nullptr, keys.size());
+  // The sort's own scratch slots plus two for the test's input, kept like every scratch buffer: freeing
+  // buffers mid-Sorter would let later ones reuse their memory, which Oclgrind then misreads as
+  // uninitialized (docs/reliability.md).
+  cl::Buffer a = run.scratch(kSelfTestKeys, keys.size()), b = run.scratch(kScratchKeys, keys.size());
   cl::Buffer va, vbuf;
-  if (vb) va = buffer(&values, values.size()), vbuf = buffer(nullptr, values.size());
-  cl::Buffer work = buffer(nullptr, layout.bytes());
+  if (vb) va = run.scratch(kSelfTestValues, values.size()), vbuf = run.scratch(kScratchValues, values.size());
+  cl::Buffer work = run.scratch(kScratchCounts, layout.bytes());
   // Its commands are not the caller's sort: keep them out of the sort's profile.
   struct Quiet {
     bool& flag;
@@ -140,6 +140,14 @@ bool onesweep_self_test(Run& run, OnesweepKernels& k, const Tuning& t) {
   } quiet{run.s.profiling, run.s.profiling};
   run.s.profiling = false;
   Run test{run.s, run.type, kb, 0 /* unsigned bits */, false, a, vb ? &va : nullptr, vb, n, run.deps, {}};
+  CLSORT_CHECK(
+      run.s.queue.enqueueWriteBuffer(a, CL_FALSE, 0, keys.size(), keys.data(), &test.deps, &test.last));
+  test.after(test.last);
+  if (vb) {
+    CLSORT_CHECK(run.s.queue.enqueueWriteBuffer(va, CL_FALSE, 0, values.size(), values.data(), &test.deps,
+                                                &test.last));
+    test.after(test.last);
+  }
   // A healthy device answers in microseconds; a starved look-back gives up after about 2^20 spins.
   enqueue_onesweep(test, k, t, a, b, vb ? &va : nullptr, vb ? &vbuf : nullptr, work, n, 1u << 20);
   std::vector<unsigned char> out_keys(keys.size()), out_values(values.size());
@@ -173,7 +181,8 @@ void radix_sort(Run& run) {
   const cl_uint n = run.n;
   // Onesweep's look-back words hold counts below 2^30.
   if (t.radix_onesweep && n < (1u << 30)) {
-    OnesweepKernels k{run.kernel("radix.cl", "radix_onesweep_histogram", defines, run.value_bytes),
+    OnesweepKernels k{run.kernel("radix.cl", "radix_onesweep_clear", defines, run.value_bytes),
+                      run.kernel("radix.cl", "radix_onesweep_histogram", defines, run.value_bytes),
                       run.kernel("radix.cl", "radix_onesweep", defines, run.value_bytes)};
     const std::string key =
         defines + " K" + std::to_string(run.key_bytes) + " V" + std::to_string(run.value_bytes);
