@@ -58,9 +58,7 @@ enum ScratchSlot {
   kScratchCounts,
   kScratchTotals,
   kHostKeys,
-  kHostValues,
-  kSelfTestKeys,  // the Onesweep self-test's input (algorithms/radix.cpp)
-  kSelfTestValues
+  kHostValues
 };
 
 /// One sort call as the algorithm drivers see it: keys (and values) in device buffers, already

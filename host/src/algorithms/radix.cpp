@@ -125,39 +125,46 @@ bool onesweep_self_test(Run& run, OnesweepKernels& k, const Tuning& t) {
 
   const OnesweepLayout layout((kb * 8 + t.radix_bits - 1) / t.radix_bits, 1u << t.radix_bits,
                               (n + block - 1) / block);
-  // The sort's own scratch slots plus two for the test's input, kept like every scratch buffer: freeing
-  // buffers mid-Sorter would let later ones reuse their memory, which Oclgrind then misreads as
-  // uninitialized (docs/reliability.md).
-  cl::Buffer a = run.scratch(kSelfTestKeys, keys.size()), b = run.scratch(kScratchKeys, keys.size());
+  // The test must not wait for the caller's work: on the caller's queue its blocking reads would wait
+  // for whatever was enqueued before (an in-order queue), and the caller may release that only after this
+  // call returns (a user event). So it runs on a queue of its own, with buffers of its own (the scratch
+  // buffers may still be in use by the previous sort on an out-of-order queue), and out of the profile.
+  auto buffer = [&](std::size_t bytes) {
+    cl_int status = CL_SUCCESS;
+    cl::Buffer b(run.s.context, CL_MEM_READ_WRITE, bytes, nullptr, &status);
+    if (status != CL_SUCCESS) throw_cl_error(status, "clCreateBuffer(onesweep self-test)");
+    return b;
+  };
+  cl::Buffer a = buffer(keys.size()), b = buffer(keys.size()), work = buffer(layout.bytes());
   cl::Buffer va, vbuf;
-  if (vb) va = run.scratch(kSelfTestValues, values.size()), vbuf = run.scratch(kScratchValues, values.size());
-  cl::Buffer work = run.scratch(kScratchCounts, layout.bytes());
-  // Its commands are not the caller's sort: keep them out of the sort's profile.
-  struct Quiet {
-    bool& flag;
-    bool saved;
-    ~Quiet() { flag = saved; }
-  } quiet{run.s.profiling, run.s.profiling};
+  if (vb) va = buffer(values.size()), vbuf = buffer(values.size());
+  cl_int status = CL_SUCCESS;
+  cl::CommandQueue queue(run.s.context, run.s.device, 0, &status);
+  if (status != CL_SUCCESS) throw_cl_error(status, "clCreateCommandQueue(onesweep self-test)");
+  struct Swap {  // the Sorter's queue and flags, restored however the test ends
+    Sorter::Impl& s;
+    cl::CommandQueue queue;
+    bool profiling, in_order;
+    ~Swap() {
+      s.queue = queue;
+      s.profiling = profiling;
+      s.in_order = in_order;
+    }
+  } swap{run.s, run.s.queue, run.s.profiling, run.s.in_order};
+  run.s.queue = queue;
   run.s.profiling = false;
-  Run test{run.s, run.type, kb, 0 /* unsigned bits */, false, a, vb ? &va : nullptr, vb, n, run.deps, {}};
-  CLSORT_CHECK(
-      run.s.queue.enqueueWriteBuffer(a, CL_FALSE, 0, keys.size(), keys.data(), &test.deps, &test.last));
-  test.after(test.last);
-  if (vb) {
-    CLSORT_CHECK(run.s.queue.enqueueWriteBuffer(va, CL_FALSE, 0, values.size(), values.data(), &test.deps,
-                                                &test.last));
-    test.after(test.last);
-  }
+  run.s.in_order = true;
+  Run test{run.s, run.type, kb, 0 /* unsigned bits */, false, a, vb ? &va : nullptr, vb, n, {}, {}};
+  CLSORT_CHECK(queue.enqueueWriteBuffer(a, CL_FALSE, 0, keys.size(), keys.data()));
+  if (vb) CLSORT_CHECK(queue.enqueueWriteBuffer(va, CL_FALSE, 0, values.size(), values.data()));
   // A healthy device answers in microseconds; a starved look-back gives up after about 2^20 spins.
   enqueue_onesweep(test, k, t, a, b, vb ? &va : nullptr, vb ? &vbuf : nullptr, work, n, 1u << 20);
   std::vector<unsigned char> out_keys(keys.size()), out_values(values.size());
   cl_uint timeout = 0;
   const std::size_t timeout_at = (layout.state_words - 3) * 4;  // OS_TIMEOUT
-  std::vector<cl::Event> after{test.last};
-  CLSORT_CHECK(run.s.queue.enqueueReadBuffer(a, CL_TRUE, 0, out_keys.size(), out_keys.data(), &after));
-  if (vb)
-    CLSORT_CHECK(run.s.queue.enqueueReadBuffer(va, CL_TRUE, 0, out_values.size(), out_values.data(), &after));
-  CLSORT_CHECK(run.s.queue.enqueueReadBuffer(work, CL_TRUE, timeout_at, 4, &timeout, &after));
+  CLSORT_CHECK(queue.enqueueReadBuffer(a, CL_TRUE, 0, out_keys.size(), out_keys.data()));
+  if (vb) CLSORT_CHECK(queue.enqueueReadBuffer(va, CL_TRUE, 0, out_values.size(), out_values.data()));
+  CLSORT_CHECK(queue.enqueueReadBuffer(work, CL_TRUE, timeout_at, 4, &timeout));
   if (timeout) return false;
   for (cl_uint i = 0; i < n; ++i) {
     if (key_at(out_keys, i) != key_at(keys, order[i])) return false;
