@@ -252,7 +252,8 @@ void check_waits_for_user_event(clsort::Sorter& sorter, Algorithm algorithm) {
 
 TEST_CASE("sort waits for a user event") {
   for (Algorithm algorithm : all_algorithms()) check_waits_for_user_event(shared_sorter(), algorithm);
-  // Onesweep's self-test runs inside the first such call: it must not wait for the gated queue (it once
+  // Onesweep's self-test runs inside the process's first Onesweep call of a program (here, nothing in
+  // this test binary sorts u32 keys with Onesweep before): it must not wait for the gated queue (it once
   // did, and the call never returned).
   clsort::Sorter onesweep(shared_sorter().device());
   onesweep.tune("radix.cpu=0,radix.onesweep=1");

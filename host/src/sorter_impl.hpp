@@ -30,8 +30,6 @@ struct Sorter::Impl {
   // Device facts the drivers need on every sort, read once.
   std::size_t max_alloc = 0;
   cl_uint compute_units = 1;
-  // Onesweep self-test results by program (kernels/radix.cl defines and key/value widths).
-  std::map<std::string, bool> onesweep_ok;
 
   // Kernels are created per Sorter (a cl::Kernel's arguments are not thread-safe); programs are shared.
   std::map<std::string, cl::Kernel> kernels;

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -175,6 +177,21 @@ bool onesweep_self_test(Run& run, OnesweepKernels& k, const Tuning& t) {
   return true;
 }
 
+// Self-test results by device and program, for the whole process: a property of the device and its
+// compiler, not of a Sorter (tests and tools create many Sorters; each would pay the test again).
+bool onesweep_passes(Run& run, OnesweepKernels& k, const Tuning& t, const std::string& program) {
+  static std::mutex mutex;
+  static std::map<std::pair<cl_device_id, std::string>, bool> results;
+  const auto key = std::make_pair(run.s.device(), program);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto found = results.find(key); found != results.end()) return found->second;
+  }
+  const bool ok = onesweep_self_test(run, k, t);  // unlocked: Sorters on other threads need not wait
+  std::lock_guard<std::mutex> lock(mutex);
+  return results.emplace(key, ok).first->second;
+}
+
 }  // namespace
 
 void radix_sort(Run& run) {
@@ -193,10 +210,7 @@ void radix_sort(Run& run) {
                       run.kernel("radix.cl", "radix_onesweep", defines, run.value_bytes)};
     const std::string key =
         defines + " K" + std::to_string(run.key_bytes) + " V" + std::to_string(run.value_bytes);
-    auto found = run.s.onesweep_ok.find(key);
-    if (found == run.s.onesweep_ok.end())
-      found = run.s.onesweep_ok.emplace(key, onesweep_self_test(run, k, t)).first;
-    if (found->second) {
+    if (onesweep_passes(run, k, t, key)) {
       const cl_uint block = t.radix_wg * t.radix_items;
       const cl_uint tiles = (n + block - 1) / block;
       const unsigned passes = (run.key_bytes * 8 + t.radix_bits - 1) / t.radix_bits;
