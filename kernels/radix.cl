@@ -550,6 +550,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
 #define OS_AGGREGATE 0x40000000u  // the tile's own count of the digit
 #define OS_PREFIX 0x80000000u     // the count over this and every earlier tile
 #define OS_COUNT 0x3FFFFFFFu      // hence n < 2^30
+#define OS_LOADS 4                // keys each work-item of the histogram loads before counting them
 
 #ifdef RADIX_MATCH
 // NVIDIA: volatile loads go to L2, where the atomics that publish are performed; no read-modify-write
@@ -619,8 +620,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
   const uint lid = get_local_id(0);
   for (uint i = lid; i < PASSES * RADIX; i += RADIX_WG) hist[i] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  // Contiguous ranges of whole strides, several loads in flight before their atomics.
-#define OS_LOADS 4
+  // Contiguous ranges of whole strides, OS_LOADS loads in flight before their atomics.
   const uint stride = OS_LOADS * RADIX_WG;
   const uint strides = (n + stride - 1) / stride;
   const uint per_group = (strides + (uint)get_num_groups(0) - 1) / (uint)get_num_groups(0);

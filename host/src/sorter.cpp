@@ -1,7 +1,6 @@
 // The public entry points: Sorter construction, argument validation, dispatch to an algorithm driver,
 // and the host-data paths (upload, sort, download).
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -503,10 +502,14 @@ Tuning Run::tuning() const {
   return fitted->second;
 }
 
+std::string Run::program_options(const std::string& defines, unsigned program_value_bytes) const {
+  return "-DKEY_BITS=" + std::to_string(key_bytes * 8) +
+         " -DVALUE_BYTES=" + std::to_string(program_value_bytes) + " " + defines;
+}
+
 cl::Kernel Run::kernel(const std::string& file, const std::string& name, const std::string& defines,
                        unsigned program_value_bytes) {
-  const std::string options = "-DKEY_BITS=" + std::to_string(key_bytes * 8) +
-                              " -DVALUE_BYTES=" + std::to_string(program_value_bytes) + " " + defines;
+  const std::string options = program_options(defines, program_value_bytes);
   const std::string key = file + "|" + name + "|" + options;
   auto it = s.kernels.find(key);
   if (it != s.kernels.end()) return it->second;

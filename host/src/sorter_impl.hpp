@@ -80,6 +80,8 @@ struct Run {
   /// key and value widths.
   cl::Kernel kernel(const std::string& file, const std::string& name, const std::string& defines,
                     unsigned value_bytes_for_program);
+  /// The build options of that program: the widths, then `defines`.
+  std::string program_options(const std::string& defines, unsigned value_bytes_for_program) const;
   cl::Buffer scratch(ScratchSlot slot, std::size_t bytes);
 
   void launch(cl::Kernel& k, std::size_t global, std::size_t local, const char* label);

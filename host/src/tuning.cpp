@@ -97,38 +97,39 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
     } catch (const std::exception&) {
       throw_argument_error(source, "expected name=number, got '" + item + "'");
     }
+    // field = value within lo..hi; the message reads "0 or 1" for switches.
+    auto range = [&](unsigned& field, unsigned long lo, unsigned long hi) {
+      if (value < lo || value > hi)
+        throw_argument_error(source,
+                             name + " must be " +
+                                 (lo == 0 && hi == 1 ? std::string("0 or 1")
+                                                     : std::to_string(lo) + ".." + std::to_string(hi)));
+      field = unsigned(value);
+    };
     auto pow2 = [&](unsigned& field) {
       if (!is_pow2(value) || value > 4096)
         throw_argument_error(source, name + " must be a power of two <= 4096");
       field = unsigned(value);
     };
     if (name == "radix.bits") {
-      if (value < 1 || value > 12) throw_argument_error(source, "radix.bits must be 1..12");
-      radix_bits = unsigned(value);
+      range(radix_bits, 1, 12);
     } else if (name == "radix.wg") {
       pow2(radix_wg);
       if (radix_wg < 8) throw_argument_error(source, "radix.wg must be at least 8");
     } else if (name == "radix.items") {
-      if (value < 1 || value > 32) throw_argument_error(source, "radix.items must be 1..32");
-      radix_items = unsigned(value);
+      range(radix_items, 1, 32);
     } else if (name == "radix.items_pairs") {
-      if (value > 32) throw_argument_error(source, "radix.items_pairs must be 0..32");
-      radix_items_pairs = unsigned(value);
+      range(radix_items_pairs, 0, 32);
     } else if (name == "radix.items64") {
-      if (value > 32) throw_argument_error(source, "radix.items64 must be 0..32");
-      radix_items64 = unsigned(value);
+      range(radix_items64, 0, 32);
     } else if (name == "radix.groups") {
-      if (value < 1 || value > 65536) throw_argument_error(source, "radix.groups must be 1..65536");
-      radix_groups = unsigned(value);
+      range(radix_groups, 1, 65536);
     } else if (name == "radix.cpu") {
-      if (value > 1) throw_argument_error(source, "radix.cpu must be 0 or 1");
-      radix_cpu = unsigned(value);
+      range(radix_cpu, 0, 1);
     } else if (name == "radix.match") {
-      if (value > 1) throw_argument_error(source, "radix.match must be 0 or 1");
-      radix_match = unsigned(value);
+      range(radix_match, 0, 1);
     } else if (name == "radix.onesweep") {
-      if (value > 1) throw_argument_error(source, "radix.onesweep must be 0 or 1");
-      radix_onesweep = unsigned(value);
+      range(radix_onesweep, 0, 1);
     } else if (name == "bitonic.wg") {
       pow2(bitonic_wg);
     } else if (name == "bitonic.tile") {
@@ -136,24 +137,19 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
         throw_argument_error(source, "bitonic.tile must be a power of two in 2..65536");
       bitonic_tile = unsigned(value);
     } else if (name == "bitonic.steps") {
-      if (value < 1 || value > 6) throw_argument_error(source, "bitonic.steps must be 1..6");
-      bitonic_steps = unsigned(value);
+      range(bitonic_steps, 1, 6);
     } else if (name == "bitonic.cpu") {
-      if (value > 1) throw_argument_error(source, "bitonic.cpu must be 0 or 1");
-      bitonic_cpu = unsigned(value);
+      range(bitonic_cpu, 0, 1);
     } else if (name == "selection.wg") {
       pow2(selection_wg);
     } else if (name == "selection.items") {
-      if (value < 1 || value > 16) throw_argument_error(source, "selection.items must be 1..16");
-      selection_items = unsigned(value);
+      range(selection_items, 1, 16);
     } else if (name == "merge.wg") {
       pow2(merge_wg);
     } else if (name == "merge.items") {
-      if (value < 1 || value > 32) throw_argument_error(source, "merge.items must be 1..32");
-      merge_items = unsigned(value);
+      range(merge_items, 1, 32);
     } else if (name == "merge.cpu") {
-      if (value > 1) throw_argument_error(source, "merge.cpu must be 0 or 1");
-      merge_cpu = unsigned(value);
+      range(merge_cpu, 0, 1);
     } else if (name == "merge.chunk") {
       if (!is_pow2(value) || value < 16 || value > (1u << 20))
         throw_argument_error(source, "merge.chunk must be a power of two in 16..2^20");

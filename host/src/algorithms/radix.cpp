@@ -49,14 +49,23 @@ void radix_sort_cpu(Run& run, const Tuning& t, const std::string& defines) {
   run.launch(buckets, radix, 1, "radix_cpu_buckets");
 }
 
-// Onesweep's scratch: the state words (every pass's histogram, tile counters, timeout flag, first key)
-// and two look-back arrays of tiles x radix words.
+// Onesweep's shape for n keys under tuning t, and its scratch: the state words (every pass's histogram,
+// tile counters, timeout flag, first key: the layout of kernels/radix.cl's OS_* words) and two look-back
+// arrays of tiles x radix words.
 struct OnesweepLayout {
+  cl_uint radix, block, tiles;
+  unsigned passes;
   std::size_t state_words, status_words;
-  OnesweepLayout(unsigned passes, unsigned radix, std::size_t tiles)
-      : state_words(std::size_t(passes) * radix + passes + 3), status_words(tiles * radix) {}
-  std::size_t clear_bytes() const { return (state_words + status_words) * 4; }  // state + first status
+  OnesweepLayout(const Tuning& t, unsigned key_bytes, cl_uint n)
+      : radix(1u << t.radix_bits),
+        block(t.radix_wg * t.radix_items),
+        tiles((n + block - 1) / block),
+        passes((key_bytes * 8 + t.radix_bits - 1) / t.radix_bits),
+        state_words(std::size_t(passes) * radix + passes + 3),
+        status_words(std::size_t(tiles) * radix) {}
+  std::size_t clear_words() const { return state_words + status_words; }  // state + the first status
   std::size_t bytes() const { return (state_words + 2 * status_words) * 4; }
+  std::size_t timeout_byte() const { return (state_words - 3) * 4; }  // OS_TIMEOUT
 };
 
 struct OnesweepKernels {
@@ -68,11 +77,8 @@ struct OnesweepKernels {
 void enqueue_onesweep(Run& run, OnesweepKernels& k, const Tuning& t, const cl::Buffer& a, const cl::Buffer& b,
                       const cl::Buffer* va, const cl::Buffer* vb, const cl::Buffer& work, cl_uint n,
                       cl_uint spin_limit) {
-  const cl_uint radix = 1u << t.radix_bits, block = t.radix_wg * t.radix_items;
-  const cl_uint tiles = (n + block - 1) / block;
-  const unsigned passes = (run.key_bytes * 8 + t.radix_bits - 1) / t.radix_bits;
-  const OnesweepLayout layout(passes, radix, tiles);
-  const cl_uint clear_words = cl_uint(layout.clear_bytes() / 4);
+  const OnesweepLayout layout(t, run.key_bytes, n);
+  const cl_uint tiles = layout.tiles, clear_words = cl_uint(layout.clear_words());
   set_args(k.clear, work, clear_words);
   run.launch(k.clear, std::min<std::size_t>(round_up(clear_words, 256), std::size_t(256) * 1024), 256,
              "radix_onesweep_clear");
@@ -82,14 +88,14 @@ void enqueue_onesweep(Run& run, OnesweepKernels& k, const Tuning& t, const cl::B
   set_args(k.histogram, a, n, kind, descending, work);
   run.launch(k.histogram, std::size_t(groups) * t.radix_wg, t.radix_wg, "radix_onesweep_histogram");
   const cl_uint status_at = cl_uint(layout.state_words);  // one buffer; a sub-buffer would need alignment
-  for (cl_uint pass = 0; pass < passes; ++pass) {
+  for (cl_uint pass = 0; pass < layout.passes; ++pass) {
     if (va)
       set_args(k.sweep, a, b, *va, *vb, n, pass, kind, descending, work, status_at, tiles, spin_limit);
     else
       set_args(k.sweep, a, b, n, pass, kind, descending, work, status_at, tiles, spin_limit);
     run.launch(k.sweep, std::size_t(tiles) * t.radix_wg, t.radix_wg, "radix_onesweep");
   }
-  if (passes % 2) {  // nothing was skipped (see radix_onesweep): the result sits in b
+  if (layout.passes % 2) {  // nothing was skipped (see radix_onesweep): the result sits in b
     run.copy(b, a, std::size_t(n) * run.key_bytes, "copy keys");
     if (va) run.copy(*vb, *va, std::size_t(n) * run.value_bytes, "copy values");
   }
@@ -97,13 +103,12 @@ void enqueue_onesweep(Run& run, OnesweepKernels& k, const Tuning& t, const cl::B
 
 // Onesweep's look-back is correct only where work-groups that have started keep making progress and
 // atomics publish to every work-group; OpenCL 1.2 promises neither. So before its first use with a
-// program, each Sorter sorts a test array with it and compares with std::sort. A failure (wrong order,
-// or the bounded spin timing out) falls back to reduce-then-scan for good.
+// program (see onesweep_passes), a test array is sorted with it and compared with std::stable_sort. A
+// failure (wrong order, or the bounded spin timing out) means reduce-then-scan for that program.
 bool onesweep_self_test(Run& run, OnesweepKernels& k, const Tuning& t) {
-  const cl_uint block = t.radix_wg * t.radix_items;
   // Enough tiles that every compute unit runs several work-groups at once, which wait for each other;
   // small enough that checking on the host costs little (and Oclgrind can run it).
-  const cl_uint n = block * std::max<cl_uint>(16, 2 * run.s.compute_units) + 7;
+  const cl_uint n = t.radix_wg * t.radix_items * std::max<cl_uint>(16, 2 * run.s.compute_units) + 7;
   const unsigned kb = run.key_bytes, vb = run.value_bytes;
   std::vector<unsigned char> keys(std::size_t(n) * kb), values(std::size_t(n) * vb);
   std::uint64_t x = 0x9E3779B97F4A7C15ull;
@@ -125,8 +130,7 @@ bool onesweep_self_test(Run& run, OnesweepKernels& k, const Tuning& t) {
   std::stable_sort(order.begin(), order.end(),
                    [&](cl_uint l, cl_uint r) { return key_at(keys, l) < key_at(keys, r); });
 
-  const OnesweepLayout layout((kb * 8 + t.radix_bits - 1) / t.radix_bits, 1u << t.radix_bits,
-                              (n + block - 1) / block);
+  const OnesweepLayout layout(t, kb, n);
   // The test must not wait for the caller's work: on the caller's queue its blocking reads would wait
   // for whatever was enqueued before (an in-order queue), and the caller may release that only after this
   // call returns (a user event). So it runs on a queue of its own, with buffers of its own (the scratch
@@ -163,10 +167,9 @@ bool onesweep_self_test(Run& run, OnesweepKernels& k, const Tuning& t) {
   enqueue_onesweep(test, k, t, a, b, vb ? &va : nullptr, vb ? &vbuf : nullptr, work, n, 1u << 20);
   std::vector<unsigned char> out_keys(keys.size()), out_values(values.size());
   cl_uint timeout = 0;
-  const std::size_t timeout_at = (layout.state_words - 3) * 4;  // OS_TIMEOUT
   CLSORT_CHECK(queue.enqueueReadBuffer(a, CL_TRUE, 0, out_keys.size(), out_keys.data()));
   if (vb) CLSORT_CHECK(queue.enqueueReadBuffer(va, CL_TRUE, 0, out_values.size(), out_values.data()));
-  CLSORT_CHECK(queue.enqueueReadBuffer(work, CL_TRUE, timeout_at, 4, &timeout));
+  CLSORT_CHECK(queue.enqueueReadBuffer(work, CL_TRUE, layout.timeout_byte(), 4, &timeout));
   if (timeout) return false;
   for (cl_uint i = 0; i < n; ++i) {
     if (key_at(out_keys, i) != key_at(keys, order[i])) return false;
@@ -208,13 +211,8 @@ void radix_sort(Run& run) {
     OnesweepKernels k{run.kernel("radix.cl", "radix_onesweep_clear", defines, run.value_bytes),
                       run.kernel("radix.cl", "radix_onesweep_histogram", defines, run.value_bytes),
                       run.kernel("radix.cl", "radix_onesweep", defines, run.value_bytes)};
-    const std::string key =
-        defines + " K" + std::to_string(run.key_bytes) + " V" + std::to_string(run.value_bytes);
-    if (onesweep_passes(run, k, t, key)) {
-      const cl_uint block = t.radix_wg * t.radix_items;
-      const cl_uint tiles = (n + block - 1) / block;
-      const unsigned passes = (run.key_bytes * 8 + t.radix_bits - 1) / t.radix_bits;
-      const OnesweepLayout layout(passes, 1u << t.radix_bits, tiles);
+    if (onesweep_passes(run, k, t, run.program_options(defines, run.value_bytes))) {
+      const OnesweepLayout layout(t, run.key_bytes, n);
       cl::Buffer keys_tmp = run.scratch(kScratchKeys, std::size_t(n) * run.key_bytes);
       cl::Buffer values_tmp;
       if (run.values) values_tmp = run.scratch(kScratchValues, std::size_t(n) * run.value_bytes);
