@@ -127,24 +127,31 @@ INLINE uint warp_group_scan_exclusive(uint v, uint lane, uint warp, local uint* 
   return before + x - v;
 }
 
-// The block-ranking state of the multisplit shape: per-warp digit counters, warp-major (after the block
-// scan, where each (digit, warp) run starts in the block), per-warp peer masks, and the scan's per-warp
-// totals.
-#define RANK_LOCALS                 \
-  local uint wcount[WARPS * RADIX]; \
-  local uint wmask[WARPS * RADIX];  \
+// The multisplit shape's local memory: the block's keys (then its values) in digit order share words with
+// the ranking state, per-warp digit counters (warp-major; after the block scan, where each (digit, warp)
+// run starts in the block) and per-warp peer masks; ranks wait in registers while the block is exchanged.
+#define KEY_BYTES (KEY_BITS / 8)
+#define TILE_BYTES (KEY_BYTES > VALUE_BYTES ? KEY_BYTES : VALUE_BYTES)
+#define RANK_WORDS (2 * WARPS * RADIX)
+#define TILE_WORDS (RADIX_BLOCK * TILE_BYTES / 4)
+#define MATCH_WORDS (TILE_WORDS > RANK_WORDS ? TILE_WORDS : RANK_WORDS)
+#define RANK_LOCALS                                            \
+  local ulong match_mem[(MATCH_WORDS + 1) / 2];                \
+  local uint* const wcount = (local uint*)match_mem;           \
+  local uint* const wmask = wcount + WARPS * RADIX;            \
+  local ukey_t* const lk = (local ukey_t*)match_mem;           \
+  VALUES(local value_t* const lv = (local value_t*)match_mem;) \
   local uint warp_tot[WARPS]
 
-// Loads the block [blk, blk + valid) of src warp-striped into k (v), encoding keys if asked, and counts
+// Loads the block [blk, blk + valid) of src warp-striped into k, encoding keys if asked, and counts
 // its digits: wcount then holds where each (digit, warp) run starts in the block's digit order, and
 // work-item d < RADIX gets the number of keys of digit d in the block (*count) and where they start
 // (*start). Warp w holds block positions [w * WARP_ITEMS, (w + 1) * WARP_ITEMS), item j of lane l being
 // position w * WARP_ITEMS + 32 j + l. Slots past the end hold the largest key: the largest digit and the
 // latest positions, so they rank last. Ends with a barrier.
-INLINE void count_block(global const ukey_t* src, VALUES(global const value_t* vsrc, ) uint blk, uint valid,
-                        uint shift, uint encode, uint kind, uint descending, ukey_t* k,
-                        VALUES(value_t* v, ) local uint* wcount, local uint* wmask, local uint* warp_tot,
-                        uint* count, uint* start) {
+INLINE void count_block(global const ukey_t* src, uint blk, uint valid, uint shift, uint encode, uint kind,
+                        uint descending, ukey_t* k, local uint* wcount, local uint* wmask,
+                        local uint* warp_tot, uint* count, uint* start) {
   const uint lid = get_local_id(0);
   const uint lane = ptx_lane_id(), warp = lid / 32;
   local uint* my_count = wcount + warp * RADIX;
@@ -157,7 +164,6 @@ INLINE void count_block(global const ukey_t* src, VALUES(global const value_t* v
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint p = first + 32 * j;
     k[j] = p < valid ? src[blk + p] : 0;
-    VALUES(v[j] = p < valid ? vsrc[blk + p] : 0;)  // padding moves through local memory: keep it defined
   }
 #pragma unroll
   for (uint j = 0; j < RADIX_ITEMS; ++j)
@@ -185,17 +191,16 @@ INLINE void count_block(global const ukey_t* src, VALUES(global const value_t* v
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// Places the keys (values) counted by count_block at their places in the block's digit order in lk (lv):
-// item by item, the lanes sharing a digit OR their bits into the digit's mask word, so each sees its
-// peers; the lowest of them advances the digit's counter by their number and clears the word, and each
-// key's place is the old counter plus its peers in lower lanes. Items in order and lanes in order within
-// an item are input order, so the sort stays stable. Only this warp touches its counters and masks, so
-// warp syncs order them. One local atomic per key instead of a ballot per digit bit: four passes over
-// 2^24 random u32 keys took 0.45 ms instead of 0.51 on the H100 (22 keys per work-item), and sorted
-// input, where a warp's keys share a digit and their atomics collide, 0.43 instead of 0.53. Ends with a
-// barrier.
-INLINE void place_block(const ukey_t* k, VALUES(const value_t* v, ) uint shift, local ukey_t* lk,
-                        VALUES(local value_t* lv, ) local uint* wcount, local uint* wmask) {
+// Ranks the keys counted by count_block: to[j] is item j's place in the block's digit order. Item by item,
+// the lanes sharing a digit OR their bits into the digit's mask word, so each sees its peers; the lowest
+// of them advances the digit's counter by their number and clears the word, and each key's place is the
+// old counter plus its peers in lower lanes. Items in order and lanes in order within an item are input
+// order, so the sort stays stable. Only this warp touches its counters and masks, so warp syncs order
+// them. One local atomic per key instead of a ballot per digit bit: four passes over 2^24 random u32 keys
+// took 0.45 ms instead of 0.51 on the H100 (22 keys per work-item), and sorted input, where a warp's keys
+// share a digit and their atomics collide, 0.43 instead of 0.53. Ends with a barrier, after which the
+// ranking state's words are free for the tile.
+INLINE void rank_keys(const ukey_t* k, uint shift, local uint* wcount, local uint* wmask, uint* to) {
   const uint lane = ptx_lane_id(), warp = get_local_id(0) / 32;
   const uint lanes_before = ptx_lanemask_lt();
   local uint* my_count = wcount + warp * RADIX;
@@ -214,12 +219,49 @@ INLINE void place_block(const ukey_t* k, VALUES(const value_t* v, ) uint shift, 
       my_mask[d] = 0;
     }
     ptx_warp_sync();
-    const uint to = before + popcount(lower);
-    lk[to] = k[j];
-    VALUES(lv[to] = v[j];)
+    to[j] = before + popcount(lower);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 }
+
+// Writes the block's keys (in digit order in lk) to their global places; dest[j] receives the place of the
+// key at block position lid + j * RADIX_WG, for its value.
+INLINE void store_keys(local const ukey_t* lk, uint valid, uint shift, uint decode, uint kind,
+                       uint descending, local const uint* gofs, global ukey_t* dst, uint* dest) {
+  const uint lid = get_local_id(0);
+#pragma unroll
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint p = lid + j * RADIX_WG;
+    if (p < valid) {
+      const ukey_t key = lk[p];
+      dest[j] = gofs[digit_of(key, shift)] + p;
+      dst[dest[j]] = decode ? decode_key(key, kind, descending) : key;
+    }
+  }
+}
+
+#if VALUE_BYTES != 0
+// Loads the block's values warp-striped, like count_block's keys (padding defined, never stored).
+INLINE void load_values(global const value_t* vsrc, uint blk, uint valid, value_t* v) {
+  const uint first = get_local_id(0) / 32 * WARP_ITEMS + ptx_lane_id();
+#pragma unroll
+  for (uint j = 0; j < RADIX_ITEMS; ++j) v[j] = first + 32 * j < valid ? vsrc[blk + first + 32 * j] : 0;
+}
+
+// Sends the values through the tile's local memory (lv) once the keys have left it: each to its key's
+// place in the block (to), then to its key's global place (dest). Starts with a barrier.
+INLINE void store_values(const value_t* v, const uint* to, const uint* dest, uint valid, local value_t* lv,
+                         global value_t* vdst) {
+  const uint lid = get_local_id(0);
+  barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+  for (uint j = 0; j < RADIX_ITEMS; ++j) lv[to[j]] = v[j];
+  barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+  for (uint j = 0; j < RADIX_ITEMS; ++j)
+    if (lid + j * RADIX_WG < valid) vdst[dest[j]] = lv[lid + j * RADIX_WG];
+}
+#endif
 
 #else                                            // !RADIX_MATCH
 
@@ -465,8 +507,6 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
     global const ukey_t* src, global ukey_t* dst,
     VALUES(global const value_t* vsrc, global value_t* vdst, ) uint n, uint shift, uint encode, uint decode,
     uint kind, uint descending, uint blocks_per_group, global const uint* counts, global const uint* totals) {
-  local ukey_t lk[RADIX_BLOCK];
-  VALUES(local value_t lv[RADIX_BLOCK];)
   local uint gofs[RADIX];  // global position of a key of digit d at block position p: gofs[d] + p
   RANK_LOCALS;
   const uint lid = get_local_id(0);
@@ -480,20 +520,24 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
   for (uint blk = range.x; blk < range.y; blk += RADIX_BLOCK) {
     const uint valid = min((uint)RADIX_BLOCK, range.y - blk);
     ukey_t k[RADIX_ITEMS];
-    VALUES(value_t v[RADIX_ITEMS];)
-    uint count, start;
-    count_block(src, VALUES(vsrc, ) blk, valid, shift, encode, kind, descending, k, VALUES(v, ) wcount, wmask,
-                warp_tot, &count, &start);
+    uint to[RADIX_ITEMS], dest[RADIX_ITEMS], count, start;
+    count_block(src, blk, valid, shift, encode, kind, descending, k, wcount, wmask, warp_tot, &count, &start);
     if (lid < RADIX) {
       gofs[lid] = next - start;
       next += count;
     }
-    place_block(k, VALUES(v, ) shift, lk, VALUES(lv, ) wcount, wmask);
-    store_block(lk, VALUES(lv, ) valid, shift, decode, kind, descending, gofs, dst VALUES(, vdst));
-    // The next block rewrites lk and gofs only after its first barrier; wcount and wmask are not read after
-    // place_block's.
+    rank_keys(k, shift, wcount, wmask, to);
+    VALUES(value_t v[RADIX_ITEMS]; load_values(vsrc, blk, valid, v);)
+#pragma unroll
+    for (uint j = 0; j < RADIX_ITEMS; ++j) lk[to[j]] = k[j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    store_keys(lk, valid, shift, decode, kind, descending, gofs, dst, dest);
+    VALUES(store_values(v, to, dest, valid, lv, vdst);)
+    barrier(CLK_LOCAL_MEM_FENCE);  // the next block's counters share the tile's words
   }
 #else
+  local ukey_t lk[RADIX_BLOCK];
+  VALUES(local value_t lv[RADIX_BLOCK];)
   local uint next[RADIX];  // where this group's next key of each digit goes
   local uint start[RADIX], end[RADIX];
   local uint s[RADIX_WG];
@@ -650,8 +694,6 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep(
     global ukey_t* a, global ukey_t* b, VALUES(global value_t* va, global value_t* vb, ) uint n, uint pass,
     uint kind, uint descending, global uint* state, uint status_at, uint tiles, uint spin_limit) {
-  local ukey_t lk[RADIX_BLOCK];
-  VALUES(local value_t lv[RADIX_BLOCK];)
   local uint gofs[RADIX];
   local uint tile;
   RANK_LOCALS;
@@ -693,15 +735,20 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
   // Work-item d owns digit d: keys of smaller digits.
   const uint smaller = warp_group_scan_exclusive(lid < RADIX ? hist[lid] : 0, lane, warp, warp_tot);
   ukey_t k[RADIX_ITEMS];
-  VALUES(value_t v[RADIX_ITEMS];)
-  uint count, start;
-  count_block(src, VALUES(vsrc, ) blk, valid, shift, encode, kind, descending, k, VALUES(v, ) wcount, wmask,
-              warp_tot, &count, &start);
+  uint to[RADIX_ITEMS], dest[RADIX_ITEMS], count, start;
+  count_block(src, blk, valid, shift, encode, kind, descending, k, wcount, wmask, warp_tot, &count, &start);
   if (lid < RADIX) publish_count(my_status, t, lid, count);
-  place_block(k, VALUES(v, ) shift, lk, VALUES(lv, ) wcount, wmask);
+  rank_keys(k, shift, wcount, wmask, to);
+  VALUES(value_t v[RADIX_ITEMS]; load_values(vsrc, blk, valid, v);)
+#pragma unroll
+  for (uint j = 0; j < RADIX_ITEMS; ++j) lk[to[j]] = k[j];
   if (lid < RADIX) gofs[lid] = smaller + look_back(my_status, t, lid, count, state, spin_limit) - start;
   barrier(CLK_LOCAL_MEM_FENCE);
+  store_keys(lk, valid, shift, decode, kind, descending, gofs, dst, dest);
+  VALUES(store_values(v, to, dest, valid, lv, vdst);)
 #else
+  local ukey_t lk[RADIX_BLOCK];
+  VALUES(local value_t lv[RADIX_BLOCK];)
   local uint start[RADIX], end[RADIX];
   local uint s[RADIX_WG];
   for (uint d = lid; d < RADIX; d += RADIX_WG) start[d] = end[d] = 0;
@@ -718,8 +765,8 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
       gofs[d] = smaller + look_back(my_status, t, d, end[d] - start[d], state, spin_limit) - start[d];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-#endif
   store_block(lk, VALUES(lv, ) valid, shift, decode, kind, descending, gofs, dst VALUES(, vdst));
+#endif
 }
 
 #endif  // !RADIX_CPU

@@ -32,7 +32,7 @@ const Row k_table[] = {
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 100 Mkeys/s at 2^20 (11.5x std::sort, 7.3x Boost.Sort's "
      "parallel sort, 11.1x Boost.Compute in the same run)"},
     {"nvidia", "gpu", "",
-     "radix.wg=256 radix.items=24 radix.items64=14 radix.items_pairs=14 radix.match=1 radix.onesweep=1 "
+     "radix.wg=256 radix.items=24 radix.items64=22 radix.items_pairs=28 radix.match=1 radix.onesweep=1 "
      "radix.groups=4096 "
      "bitonic.wg=512 bitonic.tile=8192"
      " selection.wg=256 bitonic.steps=6 selection.items=8 merge.wg=256 merge.items=12"
@@ -226,13 +226,15 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
     t.radix_items = t.radix_items_pairs;
   t.radix_match = match_fits();
   if (!t.radix_match) t.radix_items = std::min(t.radix_items, 15u);
-  // The scatter kernels hold a block of keys and values and per-digit arrays; the multisplit ranking
-  // also a counter and a peer mask per warp and digit, the portable one about 44 bytes per work-item of
-  // scan state. Fewer keys per work-item first: the tile shrinks by a work-group's keys at a time.
+  // The portable scatter kernels hold a block of keys and values, per-digit arrays and about 44 bytes per
+  // work-item of scan state. The multisplit ranking's counter and peer mask per warp and digit share
+  // words with the block, whose keys and values pass through one after the other (kernels/radix.cl).
+  // Fewer keys per work-item first: the tile shrinks by a work-group's keys at a time.
   auto radix_bytes = [&] {
     const std::size_t block = std::size_t(t.radix_wg) * t.radix_items, digit = std::size_t(4) << t.radix_bits;
-    return block * (key_bytes + value_bytes) + (t.radix_match ? (2 * (t.radix_wg / 32) + 2) * digit + 256
-                                                              : 4 * digit + 44 * std::size_t(t.radix_wg));
+    if (t.radix_match)
+      return std::max(block * std::max(key_bytes, value_bytes), 2 * (t.radix_wg / 32) * digit) + digit + 256;
+    return block * (key_bytes + value_bytes) + 4 * digit + 44 * std::size_t(t.radix_wg);
   };
   while (radix_bytes() > budget && t.radix_items > 1) --t.radix_items;
   while (radix_bytes() > budget && t.radix_wg > 8) t.radix_wg /= 2;
