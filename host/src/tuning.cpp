@@ -37,9 +37,10 @@ const Row k_table[] = {
      "bitonic.wg=512 bitonic.tile=8192"
      " selection.wg=256 bitonic.steps=6 selection.items=8 merge.wg=256 merge.items=12"
      " odd_even.wg=256 odd_even.tile=1024",
-     "H100 2026-11-22, u32 Gkeys/s at 2^24 / 2^26: radix 32.9 / 39.8 with Onesweep, 0.84x / 0.85x CUB "
+     "H100 2026-11-22, u32 Gkeys/s at 2^24 / 2^26: radix 32.7 / 40.1 with Onesweep, 0.84x / 0.86x CUB "
      "(before early counts: 26.7 / 31.7; without Onesweep: 24.2 / 22.8; radix.match=0: 13.5 / 15.4), u64 "
-     "11.9 / 13.2, u32 pairs 19.5 / 21.7; bitonic 8.16 / 7.39 (tile 2048, steps 4: 6.40 / "
+     "12.8 / 14.2 (0.91x / 0.92x), u32 pairs 23.1 / 27.1 (0.89x / 0.93x); bitonic 8.16 / 7.39 (tile 2048, "
+     "steps 4: 6.40 / "
      "5.84); merge 12.70 / 14.62 (items 8: 11.25 / 12.05); selection 6.8e12 comparisons/s at 2^16"},
     {"advanced micro devices", "gpu", "", "radix.wg=256 radix.items=4 bitonic.wg=256 bitonic.tile=2048",
      "not measured (no AMD GPU available)"},
