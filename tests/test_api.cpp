@@ -218,7 +218,17 @@ struct Variant {
   const char* tuning;
   Algorithm algorithm;
   unsigned types;  // which key types run: a program per key width and tuning costs seconds on PoCL
+  // On CPU devices, unless CLSORT_TEST_FULL: none of the usual sizes above this (0: all of them), and
+  // instead the edges of the row's radix tile (wg x items keys) and six tiles, the last of one key.
+  std::size_t cpu_max_n = 0;
 };
+
+// Onesweep's look-back has each work-group wait for the tiles before it; on PoCL, where a work-group is a
+// loop on one of a few threads, that makes many tiles slow: n = 65537 (33 to 2731 tiles per pass) took
+// 11 of the 13 s that the four Onesweep rows spent sorting (PoCL 3.1, 2 cores, programs cached). Up to
+// 4097 keys they still cross 3 to 171 tiles per pass, and the tile sizes cover what 65537 added: a
+// partial last tile after full ones, and a walk back past one window of OS_WINDOW tiles.
+constexpr std::size_t kOnesweepCpuMaxN = 4097;
 
 // Each variant reaches a path the device's tuning does not: both radix shapes (radix.cpu) whatever the
 // device, an odd number of radix passes (the result lands in scratch), a top digit narrower than the
@@ -239,12 +249,13 @@ const Variant kVariants[] = {
     // Onesweep: an even number of passes (passes with one digit are skipped), an odd number (none are;
     // the result is copied back), tiles of 24 keys (long look-back chains); on NVIDIA the multisplit
     // ranking with 4- and 7-bit digits.
-    {"radix.cpu=0,radix.onesweep=1", Algorithm::radix, kAllTypes},
-    {"radix.cpu=0,radix.onesweep=1,radix.bits=5,radix.wg=8,radix.items=3", Algorithm::radix, kI64 | kU32},
+    {"radix.cpu=0,radix.onesweep=1", Algorithm::radix, kAllTypes, kOnesweepCpuMaxN},
+    {"radix.cpu=0,radix.onesweep=1,radix.bits=5,radix.wg=8,radix.items=3", Algorithm::radix, kI64 | kU32,
+     kOnesweepCpuMaxN},
     {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.bits=4,radix.wg=32,radix.items=3", Algorithm::radix,
-     kU32 | kF64},
+     kU32 | kF64, kOnesweepCpuMaxN},
     {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.bits=7,radix.wg=1024,radix.items=2", Algorithm::radix,
-     kF32 | kI64},
+     kF32 | kI64, kOnesweepCpuMaxN},
     {"radix.cpu=1,radix.groups=1", Algorithm::radix, kAllTypes},
     {"radix.cpu=1,radix.groups=65536", Algorithm::radix, kAllTypes},
     {"radix.cpu=0,radix.bits=11", Algorithm::radix, kF32},
@@ -264,12 +275,26 @@ const Variant kVariants[] = {
     {"auto.small_n=100000,bitonic.tile=512,bitonic.wg=64", Algorithm::automatic, kF32 | kF64},
 };
 
+// The sizes sort_with_tuning runs under variant v on sorter's device.
+std::vector<std::size_t> tuning_sizes(const clsort::Sorter& sorter, const Variant& v) {
+  std::vector<std::size_t> sizes{0, 1, 2, 3, 5, 17, 33, 64, 65, 255, 257, 1000, 1025, 4097};
+  if (matrix_max_n(v.algorithm) >= 65537) sizes.push_back(65537);
+  const bool cpu = sorter.device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU;
+  if (!v.cpu_max_n || !cpu || full_matrix()) return sizes;
+  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [&](std::size_t n) { return n > v.cpu_max_n; }),
+              sizes.end());
+  // The tile as the row tunes it (the device's fit may shrink it; PoCL's leaves these rows alone).
+  const std::size_t tile = plan_value(sorter, "radix.wg") * plan_value(sorter, "radix.items");
+  for (std::size_t n : {tile - 1, tile, tile + 1, 5 * tile + 1})
+    if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) sizes.push_back(n);
+  std::sort(sizes.begin(), sizes.end());
+  return sizes;
+}
+
 template <class K>
 void sort_with_tuning(clsort::Sorter& sorter, const Variant& v, FailureBudget& budget) {
   const KeyType type = clsort::key_type_of<K>::value;
-  std::vector<std::size_t> sizes{0, 1, 2, 3, 5, 17, 33, 64, 65, 255, 257, 1000, 1025, 4097};
-  if (matrix_max_n(v.algorithm) >= 65537) sizes.push_back(65537);
-  for (std::size_t n : sizes)
+  for (std::size_t n : tuning_sizes(sorter, v))
     for (Dist dist : {Dist::random, Dist::few_unique, special_distribution<K>()})
       for (Order order : both_orders()) {
         const std::uint64_t seed = seed_for(type, int(dist), n, 9);
