@@ -253,6 +253,16 @@ TEST_CASE("bad tuning strings") {
   s.tune("radix.wg=32, bitonic.tile=1024");
   CHECK(s.plan().tuning.find("radix.wg=32 ") != std::string::npos);
   CHECK(s.plan().tuning.find("bitonic.tile=1024 ") != std::string::npos);
+  // radix.items alone sets every key type's tile, even where the device's row has 64-bit and pairs values.
+  s.tune("radix.items64=9,radix.items_pairs=7");
+  CHECK(plan_value(s, "radix.items64") == 9);
+  CHECK(plan_value(s, "radix.items_pairs") == 7);
+  s.tune("radix.items=5");
+  CHECK(plan_value(s, "radix.items64") == 0);
+  CHECK(plan_value(s, "radix.items_pairs") == 0);
+  s.tune("radix.items=6 radix.items64=11");
+  CHECK(plan_value(s, "radix.items64") == 11);
+  CHECK(plan_value(s, "radix.items_pairs") == 0);
 
   // CLSORT_TUNING is read when a Sorter is made.
   {

@@ -68,8 +68,9 @@ unsigned floor_pow2(std::size_t v) {
 std::string Tuning::describe() const {
   std::ostringstream s;
   s << "radix.bits=" << radix_bits << " radix.wg=" << radix_wg << " radix.items=" << radix_items
-    << " radix.items64=" << radix_items64 << " radix.groups=" << radix_groups << " radix.cpu=" << radix_cpu
-    << " radix.match=" << radix_match << " radix.onesweep=" << radix_onesweep << " bitonic.wg=" << bitonic_wg
+    << " radix.items64=" << radix_items64 << " radix.items_pairs=" << radix_items_pairs
+    << " radix.groups=" << radix_groups << " radix.cpu=" << radix_cpu << " radix.match=" << radix_match
+    << " radix.onesweep=" << radix_onesweep << " bitonic.wg=" << bitonic_wg
     << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
     << " bitonic.cpu=" << bitonic_cpu << " selection.wg=" << selection_wg
     << " selection.items=" << selection_items << " merge.wg=" << merge_wg << " merge.items=" << merge_items
@@ -84,6 +85,7 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
   std::replace(text.begin(), text.end(), ',', ' ');
   std::istringstream in(text);
   std::string item;
+  bool items = false, items64 = false, items_pairs = false;  // which of them this string sets
   while (in >> item) {
     const auto eq = item.find('=');
     const std::string name = item.substr(0, eq);
@@ -119,10 +121,13 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
       if (radix_wg < 8) throw_argument_error(source, "radix.wg must be at least 8");
     } else if (name == "radix.items") {
       range(radix_items, 1, 32);
+      items = true;
     } else if (name == "radix.items_pairs") {
       range(radix_items_pairs, 0, 32);
+      items_pairs = true;
     } else if (name == "radix.items64") {
       range(radix_items64, 0, 32);
+      items64 = true;
     } else if (name == "radix.groups") {
       range(radix_groups, 1, 65536);
     } else if (name == "radix.cpu") {
@@ -176,6 +181,10 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
       throw_argument_error(source, "unknown tuning parameter '" + name + "'");
     }
   }
+  // radix.items alone means every key type: a device row's 64-bit and pairs values would otherwise
+  // override it (radix.items=3 on NVIDIA sorted u64 keys in tiles of 22).
+  if (items && !items64) radix_items64 = 0;
+  if (items && !items_pairs) radix_items_pairs = 0;
 }
 
 Tuning tuning_for(const cl::Device& device) {
