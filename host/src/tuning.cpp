@@ -37,7 +37,8 @@ const Row k_table[] = {
      "bitonic.wg=512 bitonic.tile=8192"
      " selection.wg=256 bitonic.steps=6 selection.items=8 merge.wg=256 merge.items=12"
      " odd_even.wg=256 odd_even.tile=1024",
-     "H100 2026-11-22, u32 Gkeys/s at 2^24 / 2^26: radix 32.7 / 40.1 with Onesweep, 0.84x / 0.86x CUB "
+     "H100 2026-11-22, u32 Gkeys/s at 2^24 / 2^26: radix 32.7-35.6 / 40.1-40.7 with Onesweep, "
+     "0.84-0.91x / 0.86-0.87x CUB "
      "(before early counts: 26.7 / 31.7; without Onesweep: 24.2 / 22.8; radix.match=0: 13.5 / 15.4), u64 "
      "12.8 / 14.2 (0.91x / 0.92x), u32 pairs 23.1 / 27.1 (0.89x / 0.93x); bitonic 8.16 / 7.39 (tile 2048, "
      "steps 4: 6.40 / "
