@@ -72,11 +72,11 @@ inline uint2 group_range(uint n, uint blocks_per_group) {
 #ifdef RADIX_MATCH
 // ---- NVIDIA shape (tuning radix.match=1, set by the driver on NVIDIA devices only): warp-level multisplit.
 // Each warp counts its keys' digits into per-warp counters (local atomics), a block scan turns the counts
-// into where each (digit, warp) run starts, and each warp then places its keys one item at a time: the
+// into where each (digit, warp) run starts, and each warp then ranks its keys one item at a time: the
 // lanes holding the same digit find each other through a per-warp mask word that each ORs its bit into,
 // and take consecutive places in input order. Counting first (CUB's "early counts") lets Onesweep publish
-// a tile's counts before the ranking, and places keys straight into local memory with no rank held per
-// key. Needs inline PTX, a warp of 32 (NVIDIA's) and a work-group of whole warps, which the driver checks.
+// a tile's counts before the ranking. Needs inline PTX, a warp of 32 (NVIDIA's) and a work-group of whole
+// warps, which the driver checks.
 // Warps are formed from consecutive local ids, so warp w is local ids 32w..32w+31; within a warp
 // everything is in terms of %laneid.
 #if RADIX_WG % 32 != 0
