@@ -224,22 +224,6 @@ INLINE void rank_keys(const ukey_t* k, uint shift, local uint* wcount, local uin
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// Writes the block's keys (in digit order in lk) to their global places; dest[j] receives the place of the
-// key at block position lid + j * RADIX_WG, for its value.
-INLINE void store_keys(local const ukey_t* lk, uint valid, uint shift, uint decode, uint kind,
-                       uint descending, local const uint* gofs, global ukey_t* dst, uint* dest) {
-  const uint lid = get_local_id(0);
-#pragma unroll
-  for (uint j = 0; j < RADIX_ITEMS; ++j) {
-    const uint p = lid + j * RADIX_WG;
-    if (p < valid) {
-      const ukey_t key = lk[p];
-      dest[j] = gofs[digit_of(key, shift)] + p;
-      dst[dest[j]] = decode ? decode_key(key, kind, descending) : key;
-    }
-  }
-}
-
 #if VALUE_BYTES != 0
 // Loads the block's values warp-striped, like count_block's keys (padding defined, never stored).
 INLINE void load_values(global const value_t* vsrc, uint blk, uint valid, value_t* v) {
@@ -248,18 +232,13 @@ INLINE void load_values(global const value_t* vsrc, uint blk, uint valid, value_
   for (uint j = 0; j < RADIX_ITEMS; ++j) v[j] = first + 32 * j < valid ? vsrc[blk + first + 32 * j] : 0;
 }
 
-// Sends the values through the tile's local memory (lv) once the keys have left it: each to its key's
-// place in the block (to), then to its key's global place (dest). Starts with a barrier.
-INLINE void store_values(const value_t* v, const uint* to, const uint* dest, uint valid, local value_t* lv,
-                         global value_t* vdst) {
-  const uint lid = get_local_id(0);
+// Puts the values into the tile's local memory (lv) at their keys' places in the block (to), once
+// store_keys has read the keys out of the same words.
+INLINE void exchange_values(const value_t* v, const uint* to, local value_t* lv) {
   barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
   for (uint j = 0; j < RADIX_ITEMS; ++j) lv[to[j]] = v[j];
   barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-  for (uint j = 0; j < RADIX_ITEMS; ++j)
-    if (lid + j * RADIX_WG < valid) vdst[dest[j]] = lv[lid + j * RADIX_WG];
 }
 #endif
 
@@ -424,22 +403,31 @@ INLINE void find_runs(local const ukey_t* lk, uint valid, uint shift, local uint
 #endif  // RADIX_MATCH
 
 // lk holds a block sorted by digit, and a key of digit d at block position p goes to gofs[d] + p: each
-// digit's keys go to consecutive global positions.
-INLINE void store_block(local const ukey_t* lk, VALUES(local const value_t* lv, ) uint valid, uint shift,
-                        uint decode, uint kind, uint descending, local const uint* gofs,
-                        global ukey_t* dst VALUES(, global value_t* vdst)) {
+// digit's keys go to consecutive global positions. dest[j] receives the place of the key at block
+// position lid + j * RADIX_WG, for its value.
+INLINE void store_keys(local const ukey_t* lk, uint valid, uint shift, uint decode, uint kind,
+                       uint descending, local const uint* gofs, global ukey_t* dst, uint* dest) {
   const uint lid = get_local_id(0);
 #pragma unroll
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint p = lid + j * RADIX_WG;
     if (p < valid) {
       const ukey_t key = lk[p];
-      const uint to = gofs[digit_of(key, shift)] + p;
-      dst[to] = decode ? decode_key(key, kind, descending) : key;
-      VALUES(vdst[to] = lv[p];)
+      dest[j] = gofs[digit_of(key, shift)] + p;
+      dst[dest[j]] = decode ? decode_key(key, kind, descending) : key;
     }
   }
 }
+
+#if VALUE_BYTES != 0
+// The values in lv, in the block's digit order like the keys store_keys wrote, to their keys' places.
+INLINE void store_values(local const value_t* lv, const uint* dest, uint valid, global value_t* vdst) {
+  const uint lid = get_local_id(0);
+#pragma unroll
+  for (uint j = 0; j < RADIX_ITEMS; ++j)
+    if (lid + j * RADIX_WG < valid) vdst[dest[j]] = lv[lid + j * RADIX_WG];
+}
+#endif
 
 // ---- Reduce-then-scan: per pass radix_histogram, radix_scan and radix_scatter. Needs nothing of the
 // device beyond barriers: the portable path, and the fallback wherever Onesweep is off.
@@ -532,7 +520,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
     for (uint j = 0; j < RADIX_ITEMS; ++j) lk[to[j]] = k[j];
     barrier(CLK_LOCAL_MEM_FENCE);
     store_keys(lk, valid, shift, decode, kind, descending, gofs, dst, dest);
-    VALUES(store_values(v, to, dest, valid, lv, vdst);)
+    VALUES(exchange_values(v, to, lv); store_values(lv, dest, valid, vdst);)
     barrier(CLK_LOCAL_MEM_FENCE);  // the next block's counters share the tile's words
   }
 #else
@@ -560,7 +548,9 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
       next[d] += end[d] - start[d];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    store_block(lk, VALUES(lv, ) valid, shift, decode, kind, descending, gofs, dst VALUES(, vdst));
+    uint dest[RADIX_ITEMS];
+    store_keys(lk, valid, shift, decode, kind, descending, gofs, dst, dest);
+    VALUES(store_values(lv, dest, valid, vdst);)
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 #endif
@@ -745,7 +735,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
   if (lid < RADIX) gofs[lid] = smaller + look_back(my_status, t, lid, count, state, spin_limit) - start;
   barrier(CLK_LOCAL_MEM_FENCE);
   store_keys(lk, valid, shift, decode, kind, descending, gofs, dst, dest);
-  VALUES(store_values(v, to, dest, valid, lv, vdst);)
+  VALUES(exchange_values(v, to, lv); store_values(lv, dest, valid, vdst);)
 #else
   local ukey_t lk[RADIX_BLOCK];
   VALUES(local value_t lv[RADIX_BLOCK];)
@@ -765,7 +755,9 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
       gofs[d] = smaller + look_back(my_status, t, d, end[d] - start[d], state, spin_limit) - start[d];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  store_block(lk, VALUES(lv, ) valid, shift, decode, kind, descending, gofs, dst VALUES(, vdst));
+  uint dest[RADIX_ITEMS];
+  store_keys(lk, valid, shift, decode, kind, descending, gofs, dst, dest);
+  VALUES(store_values(lv, dest, valid, vdst);)
 #endif
 }
 
