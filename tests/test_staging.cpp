@@ -108,6 +108,31 @@ TEST_CASE("host staging: chunks copied by several threads") {
   CHECK(sort_pairs<std::int64_t, std::uint64_t>(*s, Dist::few_unique, n / 2, Order::descending) == "");
 }
 
+TEST_CASE("host staging: a profiling queue sees every chunk's transfer, in order") {
+  // 60000 u32 keys in chunks of at most 16 KiB: more chunks than the staging's 4 slots, so slots are
+  // reused while transfers run.
+  const clsort::Sorter& base = shared_sorter();
+  clsort::Sorter s(cl::CommandQueue(base.context(), base.device(), CL_QUEUE_PROFILING_ENABLE));
+  s.tune("host.chunk=16384,host.min=0,host.threads=3");
+  CHECK(sort_keys<std::uint32_t>(s, Dist::random, 60000, Order::ascending) == "");
+  const std::vector<clsort::KernelTime> profile = s.last_profile();
+  std::size_t uploads = 0, kernels = 0, downloads = 0;
+  std::string order;  // u, k, d per entry, consecutive repeats merged
+  double last_start = 0;
+  for (const clsort::KernelTime& k : profile) {
+    const char tag = k.name == "upload" ? 'u' : k.name == "download" ? 'd' : 'k';
+    (tag == 'u' ? uploads : tag == 'd' ? downloads : kernels)++;
+    if (order.empty() || order.back() != tag) order += tag;
+    CHECK(k.ms >= 0);
+    CHECK(k.start_ms >= last_start);  // an in-order queue runs them as enqueued
+    last_start = k.start_ms;
+  }
+  CHECK(order == "ukd");
+  CHECK(uploads > 4);
+  CHECK(downloads == uploads);
+  CHECK(kernels > 0);
+}
+
 TEST_CASE("host staging: below host.min, and off") {
   // host.min above the data: the single transfers; host.chunk=0: off whatever the size.
   for (const char* tuning : {"host.chunk=4096,host.min=100000000", "host.chunk=0,host.min=0"}) {

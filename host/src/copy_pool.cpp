@@ -1,43 +1,76 @@
 #include "copy_pool.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <cstring>
+#include <chrono>
 #include <system_error>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace clsort::detail {
 namespace {
 
-// Parts smaller than this are not worth waking a thread for.
-constexpr std::size_t kMinPart = std::size_t(64) << 10;
+// Progress waiters spin this long before they sleep: a chunk's DMA or copy takes 20-200 us on the H100,
+// and a sleeping thread wakes tens of microseconds late.
+constexpr auto kSpinBeforeSleep = std::chrono::microseconds(200);
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
 
 }  // namespace
 
-// One copy, in parts that threads claim in turn; a worker that wakes late finds none left.
-struct CopyPool::Job {
-  unsigned char* dst = nullptr;
-  const unsigned char* src = nullptr;
-  std::size_t bytes = 0, part = 0, parts = 0;
-  std::atomic<std::size_t> next{0}, done{0};
+void Backoff::pause() {
+  if (++spins_ < 64)
+    cpu_relax();
+  else
+    std::this_thread::yield();
+}
 
-  // Copies parts until none is left; true if this call finished the job's last part.
-  bool run() {
-    bool last = false;
-    for (std::size_t i; (i = next.fetch_add(1)) < parts;) {
-      const std::size_t begin = i * part;
-      std::memcpy(dst + begin, src + begin, std::min(part, bytes - begin));
-      if (done.fetch_add(1) + 1 == parts) last = true;
-    }
-    return last;
+void Progress::publish(std::size_t value) {
+  value_.store(value, std::memory_order_seq_cst);
+  // A waiter counts itself as sleeping before it checks the value (both seq_cst), so either it sees this
+  // value or this sees it and wakes it.
+  if (sleepers_.load(std::memory_order_seq_cst)) {
+    std::lock_guard<std::mutex> lock(m_);
+    cv_.notify_all();
   }
-};
+}
+
+void Progress::cancel() {
+  cancelled_.store(true, std::memory_order_seq_cst);
+  std::lock_guard<std::mutex> lock(m_);
+  cv_.notify_all();
+}
+
+bool Progress::wait_past(std::size_t i) {
+  auto passed = [&] { return value_.load(std::memory_order_acquire) > i; };
+  auto cancelled = [&] { return cancelled_.load(std::memory_order_acquire); };
+  const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+  for (unsigned spins = 0; !passed(); ++spins) {
+    if (cancelled()) return false;
+    cpu_relax();
+    if (spins % 64 == 63 && std::chrono::steady_clock::now() > until) {
+      std::unique_lock<std::mutex> lock(m_);
+      sleepers_.fetch_add(1, std::memory_order_seq_cst);
+      cv_.wait(lock, [&] { return passed() || cancelled(); });
+      sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+    }
+  }
+  return true;
+}
 
 CopyPool::CopyPool(unsigned threads) {
-  for (unsigned i = 1; i < threads; ++i) {
+  for (unsigned i = 0; i < threads; ++i) {
     try {
       workers_.emplace_back([this] { work(); });
     } catch (const std::system_error&) {
-      break;  // fewer threads: the copies are slower, not wrong
+      break;
     }
   }
 }
@@ -53,49 +86,48 @@ CopyPool::~CopyPool() {
 
 unsigned CopyPool::automatic_threads() {
   const unsigned cores = std::thread::hardware_concurrency();
-  return std::clamp(cores / 2, 1u, 8u);
+  return std::clamp(cores * 3 / 4, 1u, 12u);
 }
 
 void CopyPool::work() {
   unsigned long long seen = 0;
   for (;;) {
-    std::shared_ptr<Job> job;
+    std::function<void()>* task = nullptr;
     {
       std::unique_lock<std::mutex> lock(m_);
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
       if (stop_) return;
       seen = generation_;
-      job = job_;
+      task = &task_;
     }
-    if (job && job->run()) {
+    (*task)();
+    if (running_.fetch_sub(1) == 1) {
       std::lock_guard<std::mutex> lock(m_);
       done_.notify_all();
     }
   }
 }
 
-void CopyPool::copy(void* dst, const void* src, std::size_t bytes) {
-  const std::size_t parts = std::min<std::size_t>(threads(), (bytes + kMinPart - 1) / kMinPart);
-  if (parts <= 1) {
-    if (bytes) std::memcpy(dst, src, bytes);
-    return;
-  }
-  auto job = std::make_shared<Job>();
-  job->dst = static_cast<unsigned char*>(dst);
-  job->src = static_cast<const unsigned char*>(src);
-  job->bytes = bytes;
-  job->part = (bytes / parts + 63) / 64 * 64;  // cache-line multiples
-  job->parts = (bytes + job->part - 1) / job->part;
+void CopyPool::start(std::function<void()> task) {
   {
     std::lock_guard<std::mutex> lock(m_);
-    job_ = job;
+    task_ = std::move(task);
+    running_.store(threads());
     ++generation_;
   }
   wake_.notify_all();
-  job->run();
-  std::unique_lock<std::mutex> lock(m_);
-  done_.wait(lock, [&] { return job->done.load() == job->parts; });
-  job_.reset();
+}
+
+void CopyPool::join() {
+  // The workers usually finish within microseconds of the caller's last wait: spin before sleeping.
+  const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+  for (unsigned spins = 0; running_.load() != 0; ++spins) {
+    cpu_relax();
+    if (spins % 64 == 63 && std::chrono::steady_clock::now() > until) {
+      std::unique_lock<std::mutex> lock(m_);
+      done_.wait(lock, [&] { return running_.load() == 0; });
+    }
+  }
 }
 
 }  // namespace clsort::detail

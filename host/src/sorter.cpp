@@ -9,6 +9,7 @@
 
 #include "program_cache.hpp"
 #include "sorter_impl.hpp"
+#include "staging.hpp"
 
 namespace clsort {
 namespace {
@@ -73,172 +74,6 @@ std::pair<cl_mem, std::size_t> origin_of(const cl::Buffer& b) {
   return {parent, offset};
 }
 
-// ---- Host-data staging: sort_host through pinned memory, in chunks (docs/design.md, "Host data").
-
-constexpr std::size_t kStagingSlots = 4;  // chunks in flight, each in its own slot
-// Chunks are made smaller than host.chunk for arrays of few chunks, down to this: smaller ones cost more
-// per command than their overlap saves.
-constexpr std::size_t kMinChunk = std::size_t(256) << 10;
-
-// Unmaps and releases the pinned staging. Errors are ignored: this also runs from ~Impl.
-void release_staging(Sorter::Impl& s) noexcept {
-  if (s.pinned_ptr) {
-    cl::Event ev;
-    if (s.queue.enqueueUnmapMemObject(s.pinned, s.pinned_ptr, nullptr, &ev) == CL_SUCCESS) ev.wait();
-  }
-  s.pinned = cl::Buffer();
-  s.pinned_ptr = nullptr;
-  s.pinned_bytes = 0;
-}
-
-// The mapped pinned staging, at least `bytes` long; null when the device gives no pinned memory of that
-// size, and then the host sort takes the single transfers instead (staging is only an optimization).
-unsigned char* pinned_staging(Sorter::Impl& s, std::size_t bytes) {
-  if (s.pinned_bytes >= bytes) return s.pinned_ptr;
-  release_staging(s);
-  cl_int status = CL_SUCCESS;
-  cl::Buffer b(s.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &status);
-  if (status != CL_SUCCESS) return nullptr;
-  void* p =
-      s.queue.enqueueMapBuffer(b, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, nullptr, nullptr, &status);
-  if (status != CL_SUCCESS || !p) return nullptr;
-  s.pinned = b;
-  s.pinned_ptr = static_cast<unsigned char*>(p);
-  s.pinned_bytes = bytes;
-  return s.pinned_ptr;
-}
-
-// One array of a host sort: the caller's memory and the device buffer it is sorted in.
-struct HostArray {
-  unsigned char* host;
-  cl::Buffer device;
-  std::size_t bytes;
-};
-
-// Sorter::sort_host through pinned staging: each array goes up in chunks (the host copies chunk i into a
-// free slot of the staging while the writes of the chunks before it run), then the device sort, then each
-// comes down in chunks (reads run ahead into the free slots while the host copies a finished chunk out).
-// Pageable transfers are staged by the driver at a fraction of the bus's speed; this way the bus runs at
-// pinned speed and the host's copies hide behind it. Returns false, having enqueued nothing, when no
-// pinned memory can be had.
-bool sort_host_staged(Sorter& sorter, Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays,
-                      std::size_t n, std::size_t value_bytes, const Options& options) {
-  // At most host.chunk bytes a chunk, and at most an eighth of the largest array (not below kMinChunk),
-  // so that copies and transfers overlap for arrays of a few chunks too.
-  std::size_t largest = 0;
-  for (const HostArray& a : arrays) largest = std::max(largest, a.bytes);
-  const std::size_t max_chunk = s.tuning.host_chunk;
-  const std::size_t chunk =
-      std::clamp(detail::round_up(largest / 8, 4096), std::min(max_chunk, kMinChunk), max_chunk);
-  unsigned char* const staging = pinned_staging(s, kStagingSlots * chunk);
-  if (!staging) return false;
-  const unsigned threads =
-      s.tuning.host_threads ? s.tuning.host_threads : detail::CopyPool::automatic_threads();
-  if (!s.copy_pool || s.copy_threads != threads) {
-    s.copy_pool.reset();
-    s.copy_pool = std::make_unique<detail::CopyPool>(threads);
-    s.copy_threads = threads;
-  }
-  detail::CopyPool& pool = *s.copy_pool;
-
-  struct Chunk {
-    const HostArray* array;
-    std::size_t offset, bytes;
-  };
-  // Chunks of `chunk` bytes, one partial. The first array starts with chunks of chunk / 8, / 4 and / 2 and
-  // the last one ends with them in reverse (when they span 4 chunks or more): the first write waits for
-  // the first host copy and the last host copy for the last read, so small ends shorten the parts that
-  // overlap with nothing.
-  std::vector<Chunk> chunks;
-  for (std::size_t a = 0; a < arrays.size(); ++a) {
-    const std::size_t bytes = arrays[a].bytes;
-    const bool ramp = bytes >= 4 * chunk;
-    std::size_t offset = 0;
-    auto add = [&](std::size_t size) {
-      chunks.push_back({&arrays[a], offset, size});
-      offset += size;
-    };
-    if (ramp && a == 0)
-      for (std::size_t c = chunk / 8; c < chunk; c *= 2) add(c);
-    std::vector<std::size_t> ramp_down;
-    if (ramp && a + 1 == arrays.size())
-      for (std::size_t c = chunk / 2; c >= chunk / 8; c /= 2) ramp_down.push_back(c);
-    std::size_t tail = 0;
-    for (std::size_t c : ramp_down) tail += c;
-    while (offset + tail < bytes) add(std::min(chunk, bytes - tail - offset));
-    for (std::size_t c : ramp_down) add(c);
-  }
-  auto slot = [&](std::size_t i) { return staging + (i % kStagingSlots) * chunk; };
-
-  // The same guarantees as the single transfers (Sorter::sort_host): the caller's arrays are written only
-  // by the download, after the sort succeeded, and every enqueued transfer is waited for before anything
-  // (an exception too) leaves, so that no DMA reads or writes the caller's memory or the staging after we
-  // return. Host copies are synchronous: none is running when an exception leaves.
-  std::vector<cl::Event> pending;
-  cl::Event in_slot[kStagingSlots];  // the transfer last enqueued on each slot
-  // Waits for the transfer on chunk i's slot, so that the slot may be reused (upload) or read (download).
-  auto wait_slot = [&](std::size_t i, const char* call) {
-    cl::Event& e = in_slot[i % kStagingSlots];
-    if (!e()) return;
-    const cl_int status = e.wait();
-    if (status != CL_SUCCESS) detail::throw_cl_error(status, call);
-    e = cl::Event();
-  };
-  // Out-of-order queues: every transfer carries the dependency; in-order ones need it on the first only.
-  auto deps_of = [&](std::size_t i, const std::vector<cl::Event>& deps) {
-    return s.in_order && i > 0 ? nullptr : &deps;
-  };
-  try {
-    // Upload. The device buffers are scratch: the first writes wait for the previous sort.
-    std::vector<cl::Event> before;
-    if (s.last()) before.push_back(s.last);
-    std::vector<cl::Event> uploads;  // what the sort waits for
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-      const Chunk& c = chunks[i];
-      wait_slot(i, "clWaitForEvents(staged upload)");
-      pool.copy(slot(i), c.array->host + c.offset, c.bytes);
-      cl::Event ev;
-      CLSORT_CHECK(s.queue.enqueueWriteBuffer(c.array->device, CL_FALSE, c.offset, c.bytes, slot(i),
-                                              deps_of(i, before), &ev));
-      pending.push_back(ev);
-      in_slot[i % kStagingSlots] = ev;
-      if (s.in_order)
-        uploads.assign(1, ev);
-      else
-        uploads.push_back(ev);
-      CLSORT_CHECK(s.queue.flush());  // start the DMA now, not when we next wait
-    }
-
-    const cl::Buffer* values = arrays.size() > 1 ? &arrays[1].device : nullptr;
-    const std::vector<cl::Event> sorted{
-        sorter.sort_buffer(type, arrays[0].device, values, value_bytes, n, options, uploads)};
-
-    // Download. A read into a slot whose upload may still run is ordered after it through the sort,
-    // which waits for every upload.
-    auto read = [&](std::size_t i) {
-      const Chunk& c = chunks[i];
-      cl::Event ev;
-      CLSORT_CHECK(s.queue.enqueueReadBuffer(c.array->device, CL_FALSE, c.offset, c.bytes, slot(i),
-                                             deps_of(i, sorted), &ev));
-      pending.push_back(ev);
-      in_slot[i % kStagingSlots] = ev;
-      CLSORT_CHECK(s.queue.flush());
-    };
-    for (std::size_t i = 0; i < std::min(kStagingSlots, chunks.size()); ++i) read(i);
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-      const Chunk& c = chunks[i];
-      wait_slot(i, "clWaitForEvents(staged download)");  // the first one also reports a failed sort
-      pool.copy(c.array->host + c.offset, slot(i), c.bytes);
-      if (i + kStagingSlots < chunks.size()) read(i + kStagingSlots);
-    }
-    s.last = pending.back();
-  } catch (...) {
-    for (cl::Event& e : pending) e.wait();  // statuses were checked above; errors here only drain
-    throw;
-  }
-  return true;
-}
-
 }  // namespace
 
 std::size_t max_n(Algorithm a) noexcept {
@@ -273,7 +108,7 @@ Sorter::Impl::Impl(cl::Context c, cl::Device d, cl::CommandQueue q)
 
 Sorter::Impl::~Impl() {
   // Destructors never throw; a context being torn down with work in flight is the caller's to avoid.
-  release_staging(*this);
+  detail::release_staging(*this);
   detail::release_context_programs(context());
 }
 
@@ -337,12 +172,18 @@ void Sorter::tune(const std::string& overrides) {
 
 std::vector<KernelTime> Sorter::last_profile() const {
   std::vector<KernelTime> result;
+  std::vector<cl_ulong> starts;
   for (auto& [name, ev] : impl_->profile) {
     cl_ulong start = 0, end = 0;
     CLSORT_CHECK(ev.wait());
     CLSORT_CHECK(ev.getProfilingInfo(CL_PROFILING_COMMAND_START, &start));
     CLSORT_CHECK(ev.getProfilingInfo(CL_PROFILING_COMMAND_END, &end));
     result.push_back({name, double(end - start) * 1e-6});
+    starts.push_back(start);
+  }
+  if (!starts.empty()) {
+    const cl_ulong first = *std::min_element(starts.begin(), starts.end());
+    for (std::size_t i = 0; i < result.size(); ++i) result[i].start_ms = double(starts[i] - first) * 1e-6;
   }
   return result;
 }
@@ -435,9 +276,9 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
   if (values) vbuf = staging.scratch(detail::kHostValues, n * value_bytes);
   // GPUs: through pinned staging in chunks (host.chunk; off on CPU devices, whose buffers are host memory).
   if (s.tuning.host_chunk && n * (kb + value_bytes) >= s.tuning.host_min) {
-    std::vector<HostArray> arrays{{static_cast<unsigned char*>(keys), kbuf, n * kb}};
+    std::vector<detail::HostArray> arrays{{static_cast<unsigned char*>(keys), kbuf, n * kb}};
     if (values) arrays.push_back({static_cast<unsigned char*>(values), vbuf, n * value_bytes});
-    if (sort_host_staged(*this, s, type, arrays, n, value_bytes, options)) return;
+    if (detail::sort_host_staged(*this, s, type, arrays, n, value_bytes, options)) return;
   }
   // The caller's arrays are only written by the final reads, which run only if the sort succeeded. The
   // transfers are asynchronous, so every enqueued one is waited for before anything (an exception too)
@@ -458,13 +299,17 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
       pending.push_back(up[1]);
     }
     cl::Event done = sort_buffer(type, kbuf, values ? &vbuf : nullptr, value_bytes, n, options, up);
+    if (s.profiling)
+      for (std::size_t i = up.size(); i-- > 0;) s.profile.emplace(s.profile.begin(), "upload", up[i]);
     std::vector<cl::Event> after{done};
     cl::Event rk, rv;
     CLSORT_CHECK(s.queue.enqueueReadBuffer(kbuf, CL_FALSE, 0, n * kb, keys, &after, &rk));
     pending.push_back(rk);
+    if (s.profiling) s.profile.emplace_back("download", rk);
     if (values) {
       CLSORT_CHECK(s.queue.enqueueReadBuffer(vbuf, CL_FALSE, 0, n * value_bytes, values, &after, &rv));
       pending.push_back(rv);
+      if (s.profiling) s.profile.emplace_back("download", rv);
     }
     wait_all();
     CLSORT_CHECK(rk.wait());

@@ -105,8 +105,9 @@ cl::Device select_device(const std::string& spec);
 /// What one kernel launch or copy of the last sort cost, from OpenCL profiling events. Filled only when
 /// the Sorter's queue has CL_QUEUE_PROFILING_ENABLE.
 struct KernelTime {
-  std::string name;  ///< the kernel or copy, e.g. "radix_scatter"
-  double ms;         ///< its device time in milliseconds
+  std::string name;     ///< the kernel or copy, e.g. "radix_scatter"
+  double ms;            ///< its device time in milliseconds
+  double start_ms = 0;  ///< when it started, in milliseconds after the first command of the sort started
 };
 
 /// Description of the tuning clsort applies on a device (for `clsort devices` and the bench).
@@ -226,7 +227,8 @@ class Sorter {
   /// DevicePlan::tuning lists. Throws Error on an unknown name or invalid value. Also read from
   /// CLSORT_TUNING at construction.
   void tune(const std::string& overrides);
-  /// Per-kernel times of the last sort (profiling queues only; otherwise empty).
+  /// Per-kernel times of the last sort, in the order enqueued (profiling queues only; otherwise empty).
+  /// Host sorts (std::vector) include their transfers, named "upload" and "download", one per chunk.
   std::vector<KernelTime> last_profile() const;
 
   struct Impl;
