@@ -23,6 +23,18 @@ void cpu_relax() {
 #endif
 }
 
+// Spins until ready() or for kSpinBeforeSleep, whichever comes first; returns ready(). The callers sleep
+// on their condition variable when it returns false.
+template <class Ready>
+bool spin_until(Ready ready) {
+  const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+  for (unsigned spins = 1; !ready(); ++spins) {
+    cpu_relax();
+    if (spins % 64 == 0 && std::chrono::steady_clock::now() > until) return ready();
+  }
+  return true;
+}
+
 }  // namespace
 
 void Backoff::pause() {
@@ -50,19 +62,14 @@ void Progress::cancel() {
 
 bool Progress::wait_past(std::size_t i) {
   auto passed = [&] { return value_.load(std::memory_order_acquire) > i; };
-  auto cancelled = [&] { return cancelled_.load(std::memory_order_acquire); };
-  const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
-  for (unsigned spins = 0; !passed(); ++spins) {
-    if (cancelled()) return false;
-    cpu_relax();
-    if (spins % 64 == 63 && std::chrono::steady_clock::now() > until) {
-      std::unique_lock<std::mutex> lock(m_);
-      sleepers_.fetch_add(1, std::memory_order_seq_cst);
-      cv_.wait(lock, [&] { return passed() || cancelled(); });
-      sleepers_.fetch_sub(1, std::memory_order_seq_cst);
-    }
+  auto done = [&] { return passed() || cancelled_.load(std::memory_order_acquire); };
+  if (!spin_until(done)) {
+    std::unique_lock<std::mutex> lock(m_);
+    sleepers_.fetch_add(1, std::memory_order_seq_cst);
+    cv_.wait(lock, done);
+    sleepers_.fetch_sub(1, std::memory_order_seq_cst);
   }
-  return true;
+  return passed();
 }
 
 CopyPool::CopyPool(unsigned threads) {
@@ -120,14 +127,10 @@ void CopyPool::start(std::function<void()> task) {
 
 void CopyPool::join() {
   // The workers usually finish within microseconds of the caller's last wait: spin before sleeping.
-  const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
-  for (unsigned spins = 0; running_.load() != 0; ++spins) {
-    cpu_relax();
-    if (spins % 64 == 63 && std::chrono::steady_clock::now() > until) {
-      std::unique_lock<std::mutex> lock(m_);
-      done_.wait(lock, [&] { return running_.load() == 0; });
-    }
-  }
+  auto finished = [&] { return running_.load() == 0; };
+  if (spin_until(finished)) return;
+  std::unique_lock<std::mutex> lock(m_);
+  done_.wait(lock, finished);
 }
 
 }  // namespace clsort::detail

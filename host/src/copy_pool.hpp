@@ -29,7 +29,6 @@ class Backoff {
 /// A count that only grows, which threads wait to pass: they spin a little, then sleep until publish().
 class Progress {
  public:
-  std::size_t value() const { return value_.load(std::memory_order_acquire); }
   /// Sets the count and wakes the threads waiting for it.
   void publish(std::size_t value);
   /// Wakes every waiter for good: wait_past returns false from now on.

@@ -299,17 +299,16 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
       pending.push_back(up[1]);
     }
     cl::Event done = sort_buffer(type, kbuf, values ? &vbuf : nullptr, value_bytes, n, options, up);
-    if (s.profiling)
-      for (std::size_t i = up.size(); i-- > 0;) s.profile.emplace(s.profile.begin(), "upload", up[i]);
+    s.record_before("upload", up);
     std::vector<cl::Event> after{done};
     cl::Event rk, rv;
     CLSORT_CHECK(s.queue.enqueueReadBuffer(kbuf, CL_FALSE, 0, n * kb, keys, &after, &rk));
     pending.push_back(rk);
-    if (s.profiling) s.profile.emplace_back("download", rk);
+    s.record("download", rk);
     if (values) {
       CLSORT_CHECK(s.queue.enqueueReadBuffer(vbuf, CL_FALSE, 0, n * value_bytes, values, &after, &rv));
       pending.push_back(rv);
-      if (s.profiling) s.profile.emplace_back("download", rv);
+      s.record("download", rv);
     }
     wait_all();
     CLSORT_CHECK(rk.wait());
@@ -390,14 +389,14 @@ void Run::launch(cl::Kernel& k, std::size_t global, std::size_t local, const cha
   CLSORT_CHECK(s.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(round_up(global, local)),
                                             cl::NDRange(local), &deps, &ev));
   after(ev);
-  if (s.profiling) s.profile.emplace_back(label, ev);
+  s.record(label, ev);
 }
 
 void Run::copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label) {
   cl::Event ev;
   CLSORT_CHECK(s.queue.enqueueCopyBuffer(src, dst, 0, 0, bytes, &deps, &ev));
   after(ev);
-  if (s.profiling) s.profile.emplace_back(label, ev);
+  s.record(label, ev);
 }
 
 // An in-order queue already orders our commands, and explicit wait lists cost time per launch on some

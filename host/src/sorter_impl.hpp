@@ -44,7 +44,18 @@ struct Sorter::Impl {
   unsigned copy_threads = 0;  // what copy_pool was made for (it may have started fewer)
   // Completion of the previous sort: a new sort reuses scratch only after it (out-of-order queues).
   cl::Event last;
+  // The last sort's commands for Sorter::last_profile (profiling queues only): sort_buffer starts it
+  // afresh, so a host sort adds its uploads in front afterwards.
   std::vector<std::pair<std::string, cl::Event>> profile;
+  void record(const char* name, const cl::Event& ev) {
+    if (profiling) profile.emplace_back(name, ev);
+  }
+  void record_before(const char* name, const std::vector<cl::Event>& events) {
+    if (!profiling) return;
+    std::vector<std::pair<std::string, cl::Event>> front;
+    for (const cl::Event& ev : events) front.emplace_back(name, ev);
+    profile.insert(profile.begin(), front.begin(), front.end());
+  }
 };
 
 namespace detail {

@@ -98,7 +98,6 @@ class Pipeline {
         down_(new ChunkCopy[chunks_.size()]) {}
 
   std::size_t size() const { return chunks_.size(); }
-  std::size_t slots() const { return slots_; }
   const Chunk& chunk(std::size_t i) const { return chunks_[i]; }
   unsigned char* slot(std::size_t i) const { return staging_ + (i % slots_) * chunk_; }
   /// Whether chunk i's upload copy (into its slot) or download copy (out of it) is complete.
@@ -198,13 +197,12 @@ bool sort_host_staged(Sorter& sorter, Sorter::Impl& s, KeyType type, const std::
   // sort succeeded; every enqueued transfer is waited for and every copy thread has stopped before
   // anything (an exception too) leaves, so that nothing reads or writes the caller's memory or the
   // staging after we return.
-  std::vector<cl::Event> pending;
-  std::vector<cl::Event> write(chunks), read(chunks);
+  std::vector<cl::Event> write(chunks), read(chunks);  // empty until enqueued
   // Out-of-order queues: every transfer carries the dependency; in-order ones need it on the first only.
   auto deps_of = [&](std::size_t i, const std::vector<cl::Event>& deps) {
     return s.in_order && i > 0 ? nullptr : &deps;
   };
-  p.fillable.publish(std::min(slots, chunks));
+  p.fillable.publish(slots);
   pool.start([&p] { p.work(); });
   try {
     // Upload: a chunk's write is enqueued as soon as its copy is done, and its slot is handed to the
@@ -220,7 +218,6 @@ bool sort_host_staged(Sorter& sorter, Sorter::Impl& s, KeyType type, const std::
         cl::Event& ev = write[enqueued];
         CLSORT_CHECK(s.queue.enqueueWriteBuffer(c.array->device, CL_FALSE, c.offset, c.bytes,
                                                 p.slot(enqueued), deps_of(enqueued, before), &ev));
-        pending.push_back(ev);
         if (s.in_order)
           uploads.assign(1, ev);
         else
@@ -240,8 +237,7 @@ bool sort_host_staged(Sorter& sorter, Sorter::Impl& s, KeyType type, const std::
     const cl::Buffer* values = arrays.size() > 1 ? &arrays[1].device : nullptr;
     const std::vector<cl::Event> sorted{
         sorter.sort_buffer(type, arrays[0].device, values, value_bytes, n, options, uploads)};
-    if (s.profiling)  // the sort started the profile afresh
-      for (std::size_t i = chunks; i-- > 0;) s.profile.emplace(s.profile.begin(), "upload", write[i]);
+    s.record_before("upload", write);
 
     // Download: reads run ahead into the free slots; a read into a slot whose upload may still run is
     // ordered after it through the sort, which waits for every upload.
@@ -251,12 +247,11 @@ bool sort_host_staged(Sorter& sorter, Sorter::Impl& s, KeyType type, const std::
       cl::Event& ev = read[requested];
       CLSORT_CHECK(s.queue.enqueueReadBuffer(c.array->device, CL_FALSE, c.offset, c.bytes, p.slot(requested),
                                              deps_of(requested, sorted), &ev));
-      pending.push_back(ev);
-      if (s.profiling) s.profile.emplace_back("download", ev);
+      s.record("download", ev);
       CLSORT_CHECK(s.queue.flush());
       ++requested;
     };
-    while (requested < std::min(slots, chunks)) request();
+    while (requested < slots) request();
     for (std::size_t landed = 0, out = 0; out < chunks;) {
       // The first read also reports a failed sort.
       if (landed < requested && transfer_done(read[landed], "staged download")) {
@@ -271,11 +266,13 @@ bool sort_host_staged(Sorter& sorter, Sorter::Impl& s, KeyType type, const std::
       }
     }
     pool.join();
-    s.last = pending.back();
+    s.last = read.back();
   } catch (...) {
     p.cancel();
     pool.join();
-    for (cl::Event& e : pending) e.wait();  // statuses were checked above; errors here only drain
+    for (const std::vector<cl::Event>* events : {&write, &read})
+      for (const cl::Event& e : *events)
+        if (e()) e.wait();  // statuses were checked above; errors here only drain
     throw;
   }
   return true;
