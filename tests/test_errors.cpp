@@ -240,6 +240,7 @@ TEST_CASE("bad tuning strings") {
                           "host.chunk=255",
                           "host.chunk=2000000000",
                           "host.threads=65",
+                          "host.stream=2",
                           "host.min=-1",
                           "radix.wg=64,bogus=1",
                           "radix.wg=128 radix.bits=99"}) {

@@ -106,6 +106,10 @@ TEST_CASE("host staging: chunks copied by several threads") {
   // A new thread count replaces the pool; one thread copies alone.
   s->tune("host.threads=1");
   CHECK(sort_pairs<std::int64_t, std::uint64_t>(*s, Dist::few_unique, n / 2, Order::descending) == "");
+  // Copies with cached stores (host.stream=0) instead of streaming ones (the default, which the 1000-byte
+  // chunks above run misaligned).
+  s->tune("host.threads=3,host.stream=0");
+  CHECK(sort_pairs<float, std::uint32_t>(*s, Dist::float_specials, n, Order::ascending) == "");
 }
 
 TEST_CASE("host staging: a profiling queue sees every chunk's transfer, in order") {

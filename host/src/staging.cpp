@@ -88,8 +88,9 @@ struct ChunkCopy {
 class Pipeline {
  public:
   Pipeline(std::vector<Chunk> chunks, unsigned char* staging, std::size_t chunk, std::size_t slots,
-           unsigned threads)
-      : chunks_(std::move(chunks)),
+           unsigned threads, bool stream)
+      : copy_(stream ? stream_copy : copy_cached),
+        chunks_(std::move(chunks)),
         staging_(staging),
         chunk_(chunk),
         slots_(slots),
@@ -134,13 +135,16 @@ class Pipeline {
       const std::size_t begin = p * part_, bytes = std::min(part_, k.bytes - begin);
       unsigned char* host = k.array->host + k.offset + begin;
       if (upload)
-        std::memcpy(slot(i) + begin, host, bytes);
+        copy_(slot(i) + begin, host, bytes);
       else
-        std::memcpy(host, slot(i) + begin, bytes);
+        copy_(host, slot(i) + begin, bytes);
       c.done.fetch_add(1, std::memory_order_release);
     }
   }
 
+  static void copy_cached(void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
+
+  void (*copy_)(void*, const void*, std::size_t);
   std::vector<Chunk> chunks_;
   unsigned char* staging_;
   std::size_t chunk_, slots_, part_;
@@ -189,7 +193,7 @@ bool sort_host_staged(Sorter& sorter, Sorter::Impl& s, KeyType type, const std::
   }
   CopyPool& pool = *s.copy_pool;
   if (pool.threads() == 0) return false;
-  Pipeline p(std::move(plan), staging, chunk, slots, pool.threads());
+  Pipeline p(std::move(plan), staging, chunk, slots, pool.threads(), s.tuning.host_stream != 0);
   const std::size_t chunks = p.size();
 
   // The same guarantees as the single transfers (Sorter::sort_host): the caller's arrays are written only

@@ -77,7 +77,8 @@ std::string Tuning::describe() const {
     << " selection.items=" << selection_items << " merge.wg=" << merge_wg << " merge.items=" << merge_items
     << " merge.cpu=" << merge_cpu << " merge.chunk=" << merge_chunk << " odd_even.wg=" << odd_even_wg
     << " odd_even.tile=" << odd_even_tile << " auto.small_n=" << small_n;
-  s << " host.chunk=" << host_chunk << " host.min=" << host_min << " host.threads=" << host_threads;
+  s << " host.chunk=" << host_chunk << " host.min=" << host_min << " host.threads=" << host_threads
+    << " host.stream=" << host_stream;
   return s.str();
 }
 
@@ -178,6 +179,8 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
     } else if (name == "host.threads") {
       if (value > 64) throw_argument_error(source, "host.threads must be 0 (automatic) to 64");
       host_threads = unsigned(value);
+    } else if (name == "host.stream") {
+      range(host_stream, 0, 1);
     } else {
       throw_argument_error(source, "unknown tuning parameter '" + name + "'");
     }

@@ -38,6 +38,7 @@ struct Tuning {
   std::size_t host_chunk = std::size_t(8) << 20;  // largest staged chunk, bytes; 0: one transfer each way
   std::size_t host_min = std::size_t(1) << 20;    // staged only from this many bytes (keys + values)
   unsigned host_threads = 0;                      // threads copying each chunk; 0: from the core count
+  unsigned host_stream = 1;  // 1: staging copies with streaming stores (stream_copy); 0: memcpy
 
   /// "radix.bits=8 radix.wg=256 ..." in the syntax apply() reads.
   std::string describe() const;
