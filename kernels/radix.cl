@@ -7,6 +7,9 @@
 // which also makes the global writes of one digit contiguous.
 // Keys are encoded (common.cl) as the first pass reads them and decoded as the last pass writes them.
 
+// PTX_MAXNREG, when defined, is for the host, not for this file: on NVIDIA it caps each kernel's registers
+// in the PTX binary (host/src/program_cache.cpp), which gives the Onesweep pass a fourth work-group per SM.
+
 #ifndef RADIX_BITS
 #define RADIX_BITS 8
 #endif

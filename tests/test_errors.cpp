@@ -235,6 +235,8 @@ TEST_CASE("bad tuning strings") {
                           "radix.groups=0",
                           "radix.groups=65537",
                           "radix.match=2",
+                          "radix.regs=15",
+                          "radix.regs=256",
                           "selection.wg=3",
                           "auto.small_n=many",
                           "host.chunk=255",

@@ -204,6 +204,7 @@ void radix_sort(Run& run) {
       " -DRADIX_ITEMS=" + std::to_string(t.radix_items) + " -DRADIX_CPU=" + std::to_string(t.radix_cpu);
   if (t.radix_cpu) return radix_sort_cpu(run, t, defines);
   if (t.radix_match) defines += " -DRADIX_MATCH=1";  // fit_to_device checked that it can
+  if (t.radix_regs) defines += " -DPTX_MAXNREG=" + std::to_string(t.radix_regs);  // see program_cache.cpp
 
   const cl_uint n = run.n;
   // Onesweep's look-back words hold counts below 2^30.
