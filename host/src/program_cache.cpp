@@ -58,13 +58,20 @@ cl::Program load_binary(const cl::Context& context, const cl::Device& device, co
   return program;
 }
 
-void store_binary(const cl::Program& program, const std::string& key) {
+// The program's binary for its one device; empty when the driver gives none.
+std::vector<unsigned char> program_binary(const cl::Program& program) {
   // CL_PROGRAM_BINARIES fills caller-sized buffers, so ask for the sizes first.
   std::vector<std::size_t> sizes;
   if (program.getInfo(CL_PROGRAM_BINARY_SIZES, &sizes) != CL_SUCCESS || sizes.size() != 1 || sizes[0] == 0)
-    return;
+    return {};
   std::vector<std::vector<unsigned char>> binaries(1, std::vector<unsigned char>(sizes[0]));
-  if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS) disk_cache_store(key, binaries[0]);
+  if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) != CL_SUCCESS) return {};
+  return binaries[0];
+}
+
+void store_binary(const cl::Program& program, const std::string& key) {
+  if (const std::vector<unsigned char> binary = program_binary(program); !binary.empty())
+    disk_cache_store(key, binary);
 }
 
 // NVIDIA's OpenCL ignores -cl-nv-maxrregcount (measured on the H100's 580 driver: the same speed at 32
@@ -114,17 +121,11 @@ cl::Program build(const cl::Context& context, const cl::Device& device, const st
   }
   if (const unsigned regs = requested_register_cap(options)) {
     // Only a speed-up: a binary that is not PTX, or a patched one the driver refuses, keeps the program.
-    std::vector<std::size_t> sizes;
-    if (program.getInfo(CL_PROGRAM_BINARY_SIZES, &sizes) == CL_SUCCESS && sizes.size() == 1 && sizes[0]) {
-      std::vector<std::vector<unsigned char>> binaries(1, std::vector<unsigned char>(sizes[0]));
-      if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS) {
-        const std::vector<unsigned char> capped = ptx_with_register_cap(binaries[0], regs);
-        cl_int s = CL_SUCCESS;
-        if (!capped.empty()) {
-          cl::Program p(context, {device}, cl::Program::Binaries{capped}, nullptr, &s);
-          if (s == CL_SUCCESS && p.build({device}, options.c_str()) == CL_SUCCESS) program = p;
-        }
-      }
+    const std::vector<unsigned char> capped = ptx_with_register_cap(program_binary(program), regs);
+    if (!capped.empty()) {
+      cl_int s = CL_SUCCESS;
+      cl::Program p(context, {device}, cl::Program::Binaries{capped}, nullptr, &s);
+      if (s == CL_SUCCESS && p.build({device}, options.c_str()) == CL_SUCCESS) program = p;
     }
   }
   store_binary(program, key);
