@@ -80,18 +80,17 @@ void store_binary(const cl::Program& program, const std::string& key) {
 std::vector<unsigned char> ptx_with_register_cap(const std::vector<unsigned char>& binary, unsigned regs) {
   std::string ptx(binary.begin(), binary.end());
   while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
-  if (ptx.find(".version") == std::string::npos || ptx.find(".maxnreg") != std::string::npos) return {};
+  if (ptx.find(".version") == std::string::npos || ptx.find(".entry ") == std::string::npos ||
+      ptx.find(".maxnreg") != std::string::npos)
+    return {};
   // A kernel's performance directives sit between its parameter list and the "{" of its body.
   const std::string directive = ".maxnreg " + std::to_string(regs) + "\n";
-  std::size_t patched = 0;
   for (std::size_t at = ptx.find(".entry "); at != std::string::npos; at = ptx.find(".entry ", at)) {
     const std::size_t body = ptx.find("\n{", at);
     if (body == std::string::npos) return {};
     ptx.insert(body + 1, directive);
     at = body + 1 + directive.size();
-    ++patched;
   }
-  if (!patched) return {};
   return std::vector<unsigned char>(ptx.begin(), ptx.end() + 1);  // with the terminating NUL
 }
 

@@ -232,14 +232,14 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
   clamp_wg(t.bitonic_wg);
   clamp_wg(t.selection_wg);
 
+  const bool nvidia = lower(device.getInfo<CL_DEVICE_VENDOR>()).find("nvidia") != std::string::npos;
   // The warp-multisplit ranking (radix.match) is inline PTX: NVIDIA's compiler only. It needs warps of 32,
   // which NVIDIA guarantees, a work-group of whole warps and a work-item per digit, and at most 8 bits.
   // Other tunings (tests reach radix.wg=8 and radix.bits=11 on any device) take the portable ranking,
   // whose 4-bit counters allow at most 15 keys per work-item.
   auto match_fits = [&] {
     return t.radix_match && !t.radix_cpu && t.radix_bits <= 8 && t.radix_wg % 32 == 0 &&
-           (1u << t.radix_bits) <= t.radix_wg &&
-           lower(device.getInfo<CL_DEVICE_VENDOR>()).find("nvidia") != std::string::npos;
+           (1u << t.radix_bits) <= t.radix_wg && nvidia;
   };
   if (key_bytes == 8 && t.radix_items64)
     t.radix_items = t.radix_items64;
@@ -249,9 +249,7 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
   // The register cap is written into NVIDIA's PTX binaries (program_cache.cpp); elsewhere the compiler
   // chooses. It is for 4-byte keys alone: the larger tiles of 64-bit keys and of pairs spill under a cap of
   // 64 and ran at 0.5-0.8x of their uncapped speed on the H100.
-  if (lower(device.getInfo<CL_DEVICE_VENDOR>()).find("nvidia") == std::string::npos || key_bytes != 4 ||
-      value_bytes)
-    t.radix_regs = 0;
+  if (!nvidia || key_bytes != 4 || value_bytes) t.radix_regs = 0;
   if (!t.radix_match) t.radix_items = std::min(t.radix_items, 15u);
   // The portable scatter kernels hold a block of keys and values, per-digit arrays and about 44 bytes per
   // work-item of scan state. The multisplit ranking's counter and peer mask per warp and digit share
