@@ -25,8 +25,8 @@
 #if RADIX_ITEMS > 32
 #error "RADIX_ITEMS must be at most 32"
 #endif
-#if RADIX_WG < 8
-#error "RADIX_WG must be at least 8"
+#if RADIX_WG < 8 || RADIX_WG % 8 != 0
+#error "RADIX_WG must be a multiple of 8"  // the portable block scan's raking segments are 8 work-items
 #endif
 // 1: the CPU shape's kernels only, 0: the GPU shape's. One program holds one shape, so a device never
 // compiles kernels it will not run (PoCL's LLVM spends seconds per kernel on a cold build).

@@ -246,11 +246,14 @@ const Variant kVariants[] = {
     {"radix.cpu=0,radix.match=1,radix.bits=7,radix.wg=1024,radix.items=2,radix.groups=2", Algorithm::radix,
      kF32 | kI64},
     {"radix.cpu=0,radix.groups=3", Algorithm::radix, kAllTypes},
+    // A width that is no power of two; on NVIDIA also one whose warp counters overflow local memory, so
+    // the fit halves it, to whole warps (992 -> 480).
+    {"radix.cpu=0,radix.match=1,radix.wg=992", Algorithm::radix, kU32, kOnesweepCpuMaxN},
     // Onesweep: an even number of passes (passes with one digit are skipped), an odd number (none are;
-    // the result is copied back), tiles of 24 keys (long look-back chains); on NVIDIA the multisplit
+    // the result is copied back), tiles of 72 keys (long look-back chains); on NVIDIA the multisplit
     // ranking with 4- and 7-bit digits.
     {"radix.cpu=0,radix.onesweep=1", Algorithm::radix, kAllTypes, kOnesweepCpuMaxN},
-    {"radix.cpu=0,radix.onesweep=1,radix.bits=5,radix.wg=8,radix.items=3", Algorithm::radix, kI64 | kU32,
+    {"radix.cpu=0,radix.onesweep=1,radix.bits=5,radix.wg=24,radix.items=3", Algorithm::radix, kI64 | kU32,
      kOnesweepCpuMaxN},
     // On NVIDIA a register cap in the PTX tight enough to spill (u32; the cap leaves 64-bit keys alone);
     // elsewhere the row above's program.
@@ -263,7 +266,7 @@ const Variant kVariants[] = {
     {"radix.cpu=1,radix.groups=65536", Algorithm::radix, kAllTypes},
     {"radix.cpu=0,radix.bits=11", Algorithm::radix, kF32},
     {"radix.cpu=1,radix.bits=11,radix.groups=3", Algorithm::radix, kF32},
-    {"radix.cpu=0,radix.bits=5,radix.wg=8,radix.items=3,radix.groups=3", Algorithm::radix, kI64},
+    {"radix.cpu=0,radix.bits=5,radix.wg=24,radix.items=3,radix.groups=3", Algorithm::radix, kI64},
     {"radix.cpu=1,radix.bits=5,radix.wg=8,radix.items=3,radix.groups=1", Algorithm::radix, kI64},
     // The CPU shape's per-bucket histograms for every pass at the widest and narrowest digits.
     {"radix.cpu=1,radix.bits=12,radix.groups=2", Algorithm::radix, kF64},

@@ -215,6 +215,7 @@ TEST_CASE("bad tuning strings") {
   clsort::Sorter s(shared_sorter().device());
   const std::string before = s.plan().tuning;
   for (const char* bad : {"radix.wg=100",
+                          "radix.wg=4",
                           "radix.wg=0",
                           "radix.wg=8192",
                           "radix.wg=-64",
@@ -253,8 +254,8 @@ TEST_CASE("bad tuning strings") {
     CHECK(e->status() == CL_INVALID_VALUE);
     CHECK(s.plan().tuning == before);  // a rejected string changes nothing, even its valid parts
   }
-  s.tune("radix.wg=32, bitonic.tile=1024");
-  CHECK(s.plan().tuning.find("radix.wg=32 ") != std::string::npos);
+  s.tune("radix.wg=384, bitonic.tile=1024");
+  CHECK(s.plan().tuning.find("radix.wg=384 ") != std::string::npos);
   CHECK(s.plan().tuning.find("bitonic.tile=1024 ") != std::string::npos);
   // radix.items alone sets every key type's tile, even where the device's row has 64-bit and pairs values.
   s.tune("radix.items64=9,radix.items_pairs=7");

@@ -122,8 +122,10 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
     if (name == "radix.bits") {
       range(radix_bits, 1, 12);
     } else if (name == "radix.wg") {
-      pow2(radix_wg);
-      if (radix_wg < 8) throw_argument_error(source, "radix.wg must be at least 8");
+      // Any multiple of 8: the kernels' scans need no power of two (CUB runs 384-wide tiles on NVIDIA).
+      if (value % 8 || value < 8 || value > 4096)
+        throw_argument_error(source, "radix.wg must be a multiple of 8 in 8..4096");
+      radix_wg = unsigned(value);
     } else if (name == "radix.items") {
       range(radix_items, 1, 32);
       items = true;
@@ -228,14 +230,15 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
   // Leave room for the implementation's own local memory use.
   const std::size_t budget = local_mem > 4096 ? local_mem - 1024 : local_mem;
   auto clamp_wg = [&](unsigned& wg) { wg = std::min<unsigned>(wg, floor_pow2(max_wg)); };
-  clamp_wg(t.radix_wg);
+  // The radix kernels' scans take any multiple of 8 work-items (kernels/radix.cl).
+  t.radix_wg = std::min<unsigned>(t.radix_wg, unsigned(max_wg / 8 * 8));
   clamp_wg(t.bitonic_wg);
   clamp_wg(t.selection_wg);
 
   const bool nvidia = lower(device.getInfo<CL_DEVICE_VENDOR>()).find("nvidia") != std::string::npos;
   // The warp-multisplit ranking (radix.match) is inline PTX: NVIDIA's compiler only. It needs warps of 32,
   // which NVIDIA guarantees, a work-group of whole warps and a work-item per digit, and at most 8 bits.
-  // Other tunings (tests reach radix.wg=8 and radix.bits=11 on any device) take the portable ranking,
+  // Other tunings (tests reach radix.wg=24 and radix.bits=11 on any device) take the portable ranking,
   // whose 4-bit counters allow at most 15 keys per work-item.
   auto match_fits = [&] {
     return t.radix_match && !t.radix_cpu && t.radix_bits <= 8 && t.radix_wg % 32 == 0 &&
@@ -262,7 +265,11 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
     return block * (key_bytes + value_bytes) + 4 * digit + 44 * std::size_t(t.radix_wg);
   };
   while (radix_bytes() > budget && t.radix_items > 1) --t.radix_items;
-  while (radix_bytes() > budget && t.radix_wg > 8) t.radix_wg /= 2;
+  // Halving keeps whole warps for the multisplit ranking (992 would go to 496, which it cannot build);
+  // from a width whose counters overflow the budget (over 736 at 8 bits) it stays at or above RADIX.
+  const unsigned wg_step = t.radix_match ? 32 : 8;
+  while (radix_bytes() > budget && t.radix_wg > wg_step)
+    t.radix_wg = std::max(wg_step, t.radix_wg / 2 / wg_step * wg_step);
   while (radix_bytes() > budget && t.radix_bits > 4) --t.radix_bits;
   // Onesweep's histogram kernel counts every pass's digits in local memory at once.
   const std::size_t passes = (key_bytes * 8 + t.radix_bits - 1) / t.radix_bits;
