@@ -3,8 +3,8 @@
 // A staged sort copies the caller's pageable array into pinned memory and back on the host while the
 // DMA moves the pinned bytes, so both the host's copy bandwidth and the bus matter, and they share the
 // host's memory. This measures, on the default device (CLSORT_DEVICE picks another):
-//   1. host copies, pageable to pageable, with 1..hardware threads (memcpy, and streaming stores where
-//      the CPU has SSE2, as host.stream does);
+//   1. host copies, pageable to pageable, with 1..hardware threads, the staging's own way (its copy
+//      threads, memcpy or its streaming copy: host.stream=0 / 1);
 //   2. one pinned DMA each way, alone and beside copy threads;
 //   3. whether the driver page-locks a CL_MEM_USE_HOST_PTR buffer's range, and what creating one costs
 //      (NVIDIA's does: transfers from that pointer then run at pinned speed).
@@ -18,48 +18,40 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <thread>
 #include <vector>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+
+// The library's own copy threads, streaming copy and error checks (host/src), so that the probe copies
+// the way the staging does.
+#include "check.hpp"
+#include "copy_pool.hpp"
 
 namespace {
 
+using clsort::detail::CopyPool;
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-void copy_bytes(unsigned char* dst, const unsigned char* src, std::size_t bytes, bool streaming) {
-#ifdef __SSE2__
-  // Streaming stores need 16-byte aligned destinations: the allocator's base plus 4096-byte parts.
-  if (streaming) {
-    std::size_t i = 0;
-    for (; i + 64 <= bytes; i += 64)
-      for (std::size_t k = 0; k < 64; k += 16)
-        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + k),
-                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + k)));
-    _mm_sfence();
-    std::memcpy(dst + i, src + i, bytes - i);
-    return;
-  }
-#endif
-  (void)streaming;
-  std::memcpy(dst, src, bytes);
-}
-
-// Copies src to dst with `threads` threads, one contiguous part each; returns the milliseconds taken.
-double parallel_copy(unsigned char* dst, const unsigned char* src, std::size_t bytes, unsigned threads,
-                     bool streaming) {
-  const std::size_t part = (bytes / threads + 4095) / 4096 * 4096;
-  std::vector<std::thread> pool;
+// Copies src to dst on the pool's threads, which claim 1 MiB parts in turn as the staging's do, with
+// stream_copy (host.stream=1) or memcpy (host.stream=0); returns the milliseconds taken.
+double pool_copy(CopyPool& pool, unsigned char* dst, const unsigned char* src, std::size_t bytes,
+                 bool streaming) {
+  constexpr std::size_t kPart = std::size_t(1) << 20;
+  std::atomic<std::size_t> next{0};
   const auto t0 = Clock::now();
-  for (std::size_t begin = 0; begin < bytes; begin += part) {
-    const std::size_t size = std::min(part, bytes - begin);
-    pool.emplace_back([=] { copy_bytes(dst + begin, src + begin, size, streaming); });
-  }
-  for (std::thread& t : pool) t.join();
+  pool.start([&] {
+    for (std::size_t begin; (begin = next.fetch_add(1) * kPart) < bytes;) {
+      const std::size_t size = std::min(kPart, bytes - begin);
+      if (streaming)
+        clsort::detail::stream_copy(dst + begin, src + begin, size);
+      else
+        std::memcpy(dst + begin, src + begin, size);
+    }
+  });
+  pool.join();
   return ms_since(t0);
 }
 
@@ -74,15 +66,8 @@ double gbps(std::size_t bytes, double ms) {
   return double(bytes) / ms * 1e-6;
 }
 
-struct Failed : std::exception {
-  Failed(const char* call, cl_int status) {
-    std::snprintf(text, sizeof text, "%s failed with OpenCL status %d", call, int(status));
-  }
-  const char* what() const noexcept override { return text; }
-  char text[128];
-};
 void check(cl_int status, const char* call) {
-  if (status != CL_SUCCESS) throw Failed(call, status);
+  if (status != CL_SUCCESS) clsort::detail::throw_cl_error(status, call);
 }
 
 }  // namespace
@@ -99,19 +84,21 @@ int main(int argc, char** argv) {
     std::vector<unsigned> counts{1};
     for (unsigned t = 4; t < hw; t *= 2) counts.push_back(t);
     if (hw > 1) counts.push_back(hw);
-    std::vector<bool> kinds{false};
-#ifdef __SSE2__
-    kinds.push_back(true);
-#endif
+    // Pools made once per thread count: starting threads costs more than a copy's part.
+    std::vector<std::unique_ptr<CopyPool>> pools(hw + 1);
+    auto pool = [&](unsigned t) -> CopyPool& {
+      if (!pools[t]) pools[t] = std::make_unique<CopyPool>(t);
+      return *pools[t];
+    };
 
     std::vector<unsigned char> a(copy_bytes_total, 1), b(copy_bytes_total, 2);
     std::printf("host copies of %zu MiB, pageable to pageable (GB/s copied, best of 5):\n",
                 copy_bytes_total >> 20);
     for (unsigned t : counts)
-      for (bool streaming : kinds)
-        std::printf("  %2u threads, %-9s %6.1f\n", t, streaming ? "streaming" : "memcpy",
+      for (bool streaming : {false, true})
+        std::printf("  %2u threads, host.stream=%d %6.1f\n", pool(t).threads(), int(streaming),
                     gbps(copy_bytes_total, best_of(5, [&] {
-                           return parallel_copy(b.data(), a.data(), copy_bytes_total, t, streaming);
+                           return pool_copy(pool(t), b.data(), a.data(), copy_bytes_total, streaming);
                          })));
 
     clsort::Sorter sorter(clsort::default_device());
@@ -130,9 +117,9 @@ int main(int argc, char** argv) {
     auto dma = [&](bool upload, void* host) {
       const auto t0 = Clock::now();
       if (upload)
-        check(q.enqueueWriteBuffer(device, CL_TRUE, 0, dma_bytes, host), "clEnqueueWriteBuffer");
+        CLSORT_CHECK(q.enqueueWriteBuffer(device, CL_TRUE, 0, dma_bytes, host));
       else
-        check(q.enqueueReadBuffer(device, CL_TRUE, 0, dma_bytes, host), "clEnqueueReadBuffer");
+        CLSORT_CHECK(q.enqueueReadBuffer(device, CL_TRUE, 0, dma_bytes, host));
       return ms_since(t0);
     };
 
@@ -143,13 +130,13 @@ int main(int argc, char** argv) {
       std::printf("  %s alone %6.1f\n", upload ? "host to device" : "device to host",
                   gbps(dma_bytes, best_of(5, [&] { return dma(upload, staging); })));
       for (unsigned t : {std::max(1u, hw * 3 / 4), hw})
-        for (bool streaming : kinds) {
+        for (bool streaming : {false, true}) {
           std::atomic<bool> stop{false};
           std::atomic<std::size_t> copied{0};
           const auto t0 = Clock::now();
           std::thread background([&] {
             while (!stop) {
-              parallel_copy(b.data(), a.data(), beside_bytes, t, streaming);
+              pool_copy(pool(t), b.data(), a.data(), beside_bytes, streaming);
               copied += beside_bytes;
             }
           });
@@ -157,8 +144,8 @@ int main(int argc, char** argv) {
           for (int i = 0; i < 5; ++i) total += dma(upload, staging);
           stop = true;
           background.join();
-          std::printf("    beside %2u %-9s copy threads: DMA %6.1f, copies %6.1f\n", t,
-                      streaming ? "streaming" : "memcpy", gbps(dma_bytes, total / 5),
+          std::printf("    beside %2u copy threads, host.stream=%d: DMA %6.1f, copies %6.1f\n",
+                      pool(t).threads(), int(streaming), gbps(dma_bytes, total / 5),
                       gbps(copied, ms_since(t0)));
         }
     }
@@ -172,7 +159,7 @@ int main(int argc, char** argv) {
       const auto t0 = Clock::now();
       cl::Buffer lock(context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, dma_bytes, user.data(), &status);
       check(status, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
-      check(q.finish(), "clFinish");
+      CLSORT_CHECK(q.finish());
       return ms_since(t0);
     });
     {
@@ -185,8 +172,8 @@ int main(int argc, char** argv) {
     }
     std::printf("  after its release        %6.1f GB/s up\n",
                 gbps(dma_bytes, best_of(3, [&] { return dma(true, user.data()); })));
-    check(q.enqueueUnmapMemObject(pinned, staging), "clEnqueueUnmapMemObject");
-    check(q.finish(), "clFinish");
+    CLSORT_CHECK(q.enqueueUnmapMemObject(pinned, staging));
+    CLSORT_CHECK(q.finish());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "clsort_probe_host: %s\n", e.what());
     return 1;
