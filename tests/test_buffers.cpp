@@ -225,7 +225,8 @@ TEST_CASE("sorter on the application's context and queue") {
   CHECK(host == expected);
 }
 
-// The sort must not start before its wait list completes, and enqueueing it must not block.
+// The sort must not start before its wait list completes, enqueueing it must not block, and its event
+// must complete only after the whole sort.
 void check_waits_for_user_event(clsort::Sorter& sorter, Algorithm algorithm) {
   CAPTURE(clsort::to_string(algorithm));
   cl::CommandQueue side(sorter.context(), sorter.device());
@@ -245,8 +246,10 @@ void check_waits_for_user_event(clsort::Sorter& sorter, Algorithm algorithm) {
   REQUIRE(side.enqueueWriteBuffer(kb, CL_TRUE, 0, n * 4, changed.data()) == CL_SUCCESS);
   gate.setStatus(CL_COMPLETE);
   REQUIRE(done.wait() == CL_SUCCESS);
+  // Read through the other queue, which nothing orders after the sort but `done`: the returned event
+  // must stand for every command of the sort (intermediate commands have no events of their own).
   std::vector<std::uint32_t> got(n);
-  REQUIRE(sorter.queue().enqueueReadBuffer(kb, CL_TRUE, 0, n * 4, got.data()) == CL_SUCCESS);
+  REQUIRE(side.enqueueReadBuffer(kb, CL_TRUE, 0, n * 4, got.data()) == CL_SUCCESS);
   CHECK(got == reference_sort(changed, Order::ascending));
 }
 

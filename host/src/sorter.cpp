@@ -387,31 +387,39 @@ cl::Buffer Run::scratch(ScratchSlot slot, std::size_t bytes) {
 void Run::launch(cl::Kernel& k, std::size_t global, std::size_t local, const char* label) {
   cl::Event ev;
   CLSORT_CHECK(s.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(round_up(global, local)),
-                                            cl::NDRange(local), &deps, &ev));
-  after(ev);
-  s.record(label, ev);
+                                            cl::NDRange(local), &deps, events() ? &ev : nullptr));
+  after(ev, label);
 }
 
 void Run::copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label) {
   cl::Event ev;
-  CLSORT_CHECK(s.queue.enqueueCopyBuffer(src, dst, 0, 0, bytes, &deps, &ev));
-  after(ev);
-  s.record(label, ev);
+  CLSORT_CHECK(s.queue.enqueueCopyBuffer(src, dst, 0, 0, bytes, &deps, events() ? &ev : nullptr));
+  after(ev, label);
 }
 
-// An in-order queue already orders our commands, and explicit wait lists cost time per launch on some
-// drivers, so only the first command carries the caller's wait list there.
-void Run::after(const cl::Event& ev) {
+// An in-order queue already orders our commands, so only the first command carries the caller's wait
+// list there (explicit wait lists cost time per launch on some drivers), and, unless the queue profiles,
+// no command gets an event of its own: NVIDIA's OpenCL spends about 2 µs creating each, 10-15% of a sort
+// of 2^16 keys, whose six launches cost the host more than the GPU needs to run them
+// (docs/benchmarks.md). finish() then marks the end.
+bool Run::events() const {
+  return !s.in_order || s.profiling;
+}
+
+void Run::after(const cl::Event& ev, const char* label) {
   last = ev;
   if (s.in_order)
     deps.clear();
   else
     deps.assign(1, ev);
+  s.record(label, ev);
 }
 
 cl::Event Run::finish() {
   if (last() && deps.empty()) return last;
   if (deps.size() == 1) return deps[0];
+  // Commands without events, or several events to wait for: a marker (with an empty list, it waits for
+  // everything enqueued before it on the queue).
   cl::Event ev;
   CLSORT_CHECK(s.queue.enqueueMarkerWithWaitList(&deps, &ev));
   deps.assign(1, ev);

@@ -97,8 +97,10 @@ struct Run {
 
   void launch(cl::Kernel& k, std::size_t global, std::size_t local, const char* label);
   void copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label);
-  cl::Event finish();               // the event the caller gets: completion of everything enqueued
-  void after(const cl::Event& ev);  // ev was enqueued: what the next command must wait for
+  cl::Event finish();   // the event the caller gets: completion of everything enqueued
+  bool events() const;  // whether each command needs an event of its own (see launch)
+  // A command was enqueued, with event ev (null where events() is false): what the next one waits for.
+  void after(const cl::Event& ev, const char* label);
 };
 
 template <class... A>
