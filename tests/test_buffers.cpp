@@ -125,7 +125,7 @@ void guarded_sorts(Algorithm algorithm) {
 
 TEST_CASE("buffers keep bytes outside n") {
   for (Algorithm algorithm : all_algorithms()) {
-    CAPTURE(clsort::to_string(algorithm));
+    CAPTURE(std::string(clsort::to_string(algorithm)));
     guarded_sorts<std::uint32_t>(algorithm);
     guarded_sorts<float>(algorithm);
     guarded_sorts<std::int64_t>(algorithm);
@@ -137,7 +137,7 @@ TEST_CASE("host arrays keep elements past n") {
   clsort::Sorter& sorter = shared_sorter();
   for (Algorithm algorithm : all_algorithms()) {
     for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(300), std::size_t(5000)}) {
-      CAPTURE(clsort::to_string(algorithm));
+      CAPTURE(std::string(clsort::to_string(algorithm)));
       CAPTURE(n);
       const std::uint64_t seed = seed_for(KeyType::f64, 0, n, 4);
       std::vector<double> all = make_keys<double>(Dist::float_specials, n + 9, seed);
@@ -166,7 +166,7 @@ TEST_CASE("keys and values in adjacent sub-buffers of one buffer") {
   cl::Buffer kb = parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &kr);
   cl::Buffer vb = parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &vr);
   for (Algorithm algorithm : all_algorithms()) {
-    CAPTURE(clsort::to_string(algorithm));
+    CAPTURE(std::string(clsort::to_string(algorithm)));
     REQUIRE(sorter.queue().enqueueWriteBuffer(parent, CL_TRUE, 0, both.size() * 4, both.data()) ==
             CL_SUCCESS);
     sorter.sort_by_key<std::uint32_t, std::uint32_t>(kb, vb, n, {Order::ascending, algorithm}).wait();
@@ -195,7 +195,7 @@ TEST_CASE("sorter on the application's context and queue") {
   const std::vector<std::uint32_t> values = make_values<std::uint32_t>(n, seed);
   cl::Buffer kb(context, CL_MEM_READ_WRITE, n * 4), vb(context, CL_MEM_READ_WRITE, n * 4);
   for (Algorithm algorithm : all_algorithms()) {
-    CAPTURE(clsort::to_string(algorithm));
+    CAPTURE(std::string(clsort::to_string(algorithm)));
     // Non-blocking uploads whose events the sort waits for, a read that waits for the sort's event.
     std::vector<cl::Event> uploads(2);
     REQUIRE(queue.enqueueWriteBuffer(kb, CL_FALSE, 0, n * 4, keys.data(), nullptr, &uploads[0]) ==
@@ -228,7 +228,7 @@ TEST_CASE("sorter on the application's context and queue") {
 // The sort must not start before its wait list completes, enqueueing it must not block, and its event
 // must complete only after the whole sort.
 void check_waits_for_user_event(clsort::Sorter& sorter, Algorithm algorithm) {
-  CAPTURE(clsort::to_string(algorithm));
+  CAPTURE(std::string(clsort::to_string(algorithm)));
   cl::CommandQueue side(sorter.context(), sorter.device());
   const std::size_t n = 5000;
   const std::uint64_t seed = seed_for(KeyType::u32, 0, n, 7);
@@ -275,7 +275,7 @@ TEST_CASE("sorts on an out-of-order queue") {
   cl::CommandQueue queue(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   clsort::Sorter sorter(queue);
   for (Algorithm algorithm : all_algorithms()) {
-    CAPTURE(clsort::to_string(algorithm));
+    CAPTURE(std::string(clsort::to_string(algorithm)));
     const std::size_t n = std::min<std::size_t>(40000, matrix_max_n(algorithm));
     const std::uint64_t seed = seed_for(KeyType::f64, 0, n, 8);
     const std::vector<double> a = make_keys<double>(Dist::float_specials, n, seed);

@@ -175,8 +175,8 @@ TEST_CASE("by_key stability by hand") {
   clsort::Sorter& sorter = shared_sorter();
   for (Algorithm algorithm : all_algorithms()) {
     for (Order order : both_orders()) {
-      CAPTURE(clsort::to_string(algorithm));
-      CAPTURE(clsort::to_string(order));
+      CAPTURE(std::string(clsort::to_string(algorithm)));
+      CAPTURE(std::string(clsort::to_string(order)));
       std::vector<float> keys{2.f, 1.f, 2.f, -0.f, 1.f, 0.f, 2.f, -0.f, 0.f, 1.f};
       std::vector<std::uint32_t> values{0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
       sorter.sort_by_key(keys, values, {order, algorithm});

@@ -62,7 +62,7 @@ std::size_t base_align(const cl::Device& device) {
 TEST_CASE("n larger than the buffer") {
   clsort::Sorter& s = shared_sorter();
   for (Algorithm algorithm : all_algorithms()) {
-    CAPTURE(clsort::to_string(algorithm));
+    CAPTURE(std::string(clsort::to_string(algorithm)));
     Filled keys(s.context(), 100 * 4, 1), values(s.context(), 200 * 4, 2);
     auto e = thrown([&] { s.sort<float>(keys.buffer, 101, {Order::ascending, algorithm}); });
     REQUIRE(e);
@@ -89,7 +89,7 @@ TEST_CASE("buffer from another context") {
   cl::Context other(s.device());
   cl::CommandQueue other_queue(other, s.device());
   for (Algorithm algorithm : all_algorithms()) {
-    CAPTURE(clsort::to_string(algorithm));
+    CAPTURE(std::string(clsort::to_string(algorithm)));
     Filled mine(s.context(), 64 * 4, 4), foreign(other, 64 * 4, 5), foreign_values(other, 64 * 4, 6);
     auto e = thrown([&] { s.sort<std::uint32_t>(foreign.buffer, 64, {Order::ascending, algorithm}); });
     REQUIRE(e);
@@ -112,7 +112,7 @@ TEST_CASE("keys and values overlap") {
   clsort::Sorter& s = shared_sorter();
   const std::size_t a = base_align(s.device());
   for (Algorithm algorithm : all_algorithms()) {
-    CAPTURE(clsort::to_string(algorithm));
+    CAPTURE(std::string(clsort::to_string(algorithm)));
     const clsort::Options options{Order::ascending, algorithm};
     Filled parent(s.context(), 4 * a, 7);
     const std::size_t n = 2 * a / 4;  // u32 keys spanning 2a bytes
@@ -144,7 +144,7 @@ TEST_CASE("keys and values overlap") {
 TEST_CASE("values shorter than keys") {
   clsort::Sorter& s = shared_sorter();
   for (Algorithm algorithm : all_algorithms()) {
-    CAPTURE(clsort::to_string(algorithm));
+    CAPTURE(std::string(clsort::to_string(algorithm)));
     const clsort::Options options{Order::descending, algorithm};
     Filled keys(s.context(), 300 * 8, 8), values(s.context(), 299 * 8, 9), odd(s.context(), 300 * 8 - 1, 10);
     auto e = thrown([&] { s.sort_by_key<double, std::uint64_t>(keys.buffer, values.buffer, 300, options); });
@@ -247,7 +247,7 @@ TEST_CASE("bad tuning strings") {
                           "host.min=-1",
                           "radix.wg=64,bogus=1",
                           "radix.wg=128 radix.bits=99"}) {
-    CAPTURE(bad);
+    CAPTURE(std::string(bad));
     const auto e = thrown([&] { s.tune(bad); });
     REQUIRE(e);
     CHECK(e->kind() == clsort::Error::Kind::invalid_argument);

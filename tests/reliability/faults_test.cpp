@@ -464,7 +464,7 @@ TEST_CASE("limits: n >= 2^32 is refused before memory is touched") {
   NoAccess keys(4096), values(4096);
   const std::size_t big = std::size_t(1) << 32;
   for (Algorithm a : {Algorithm::automatic, Algorithm::radix, Algorithm::bitonic, Algorithm::selection}) {
-    CAPTURE(clsort::to_string(a));
+    CAPTURE(std::string(clsort::to_string(a)));
     for (KeyType t : all_types()) {
       auto e = thrown([&] { s.sort_host(t, keys.p, big, nullptr, 0, {Order::ascending, a}); });
       REQUIRE(e);
@@ -532,7 +532,7 @@ TEST_CASE("faults: a kernel that fails to compile reports the compiler's log, an
   const auto k0 = k;
   ::setenv("CLSORT_KERNEL_DIR", dir.c_str(), 1);
   for (Algorithm a : {Algorithm::radix, Algorithm::bitonic, Algorithm::selection, Algorithm::automatic}) {
-    CAPTURE(clsort::to_string(a));
+    CAPTURE(std::string(clsort::to_string(a)));
     const auto e = thrown([&] {
       s.sort_host(KeyType::f64, k.data(), keys.size(), nullptr, 0, {Order::ascending, a});
     });
