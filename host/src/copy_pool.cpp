@@ -64,6 +64,16 @@ void stream_copy(void* dst, const void* src, std::size_t bytes) {
 #endif
 }
 
+namespace {
+void copy_cached(void* dst, const void* src, std::size_t bytes) {
+  std::memcpy(dst, src, bytes);
+}
+}  // namespace
+
+CopyFunction host_copy(bool stream) {
+  return stream ? stream_copy : copy_cached;
+}
+
 void Backoff::pause() {
   if (++spins_ < 64)
     cpu_relax();

@@ -51,6 +51,10 @@ class Progress {
 /// the copied bytes.
 void stream_copy(void* dst, const void* src, std::size_t bytes);
 
+using CopyFunction = void (*)(void* dst, const void* src, std::size_t bytes);
+/// The staging's host copy under host.stream: stream_copy (1) or memcpy (0).
+CopyFunction host_copy(bool stream);
+
 class CopyPool {
  public:
   /// `threads` workers, started now (fewer if starting one fails: copies are slower then, not wrong).

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <memory>
 
 namespace clsort::detail {
@@ -89,7 +88,7 @@ class Pipeline {
  public:
   Pipeline(std::vector<Chunk> chunks, unsigned char* staging, std::size_t chunk, std::size_t slots,
            unsigned threads, bool stream)
-      : copy_(stream ? stream_copy : copy_cached),
+      : copy_(host_copy(stream)),
         chunks_(std::move(chunks)),
         staging_(staging),
         chunk_(chunk),
@@ -142,9 +141,7 @@ class Pipeline {
     }
   }
 
-  static void copy_cached(void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
-
-  void (*copy_)(void*, const void*, std::size_t);
+  CopyFunction copy_;
   std::vector<Chunk> chunks_;
   unsigned char* staging_;
   std::size_t chunk_, slots_, part_;

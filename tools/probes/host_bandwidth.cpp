@@ -36,20 +36,16 @@ double ms_since(Clock::time_point t) {
 }
 
 // Copies src to dst on the pool's threads, which claim 1 MiB parts in turn as the staging's do, with
-// stream_copy (host.stream=1) or memcpy (host.stream=0); returns the milliseconds taken.
+// the staging's host copy (host_copy: host.stream=1 streams, 0 is memcpy); returns the milliseconds taken.
 double pool_copy(CopyPool& pool, unsigned char* dst, const unsigned char* src, std::size_t bytes,
                  bool streaming) {
   constexpr std::size_t kPart = std::size_t(1) << 20;
+  const clsort::detail::CopyFunction copy = clsort::detail::host_copy(streaming);
   std::atomic<std::size_t> next{0};
   const auto t0 = Clock::now();
   pool.start([&] {
-    for (std::size_t begin; (begin = next.fetch_add(1) * kPart) < bytes;) {
-      const std::size_t size = std::min(kPart, bytes - begin);
-      if (streaming)
-        clsort::detail::stream_copy(dst + begin, src + begin, size);
-      else
-        std::memcpy(dst + begin, src + begin, size);
-    }
+    for (std::size_t begin; (begin = next.fetch_add(1) * kPart) < bytes;)
+      copy(dst + begin, src + begin, std::min(kPart, bytes - begin));
   });
   pool.join();
   return ms_since(t0);
