@@ -567,10 +567,13 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
 // so every tile a group waits for belongs to a group already running. The driver enables it only where
 // the tuning table says so and a self-test passed; the spin is bounded, and a timeout raises a flag.
 //
-// state: the histogram (PASSES x RADIX counts over all keys), each pass's tile counter, the timeout
-// flag, and the first key (encoded), which tells which passes have the same digit for every key.
-// status (from word status_at of the same buffer): two look-back arrays (tiles x RADIX words each) used
-// by alternate passes; a pass clears the other's for the next one, and the driver clears the first.
+// state (from word state_at of the work buffer): the histogram (PASSES x RADIX counts over all keys),
+// each pass's tile counter, the timeout flag, and the first key (encoded), which tells which passes have
+// the same digit for every key. The buffer holds two copies of it, used by alternate sorts: a sort's
+// histogram kernel zeroes the other copy for the next sort, so only a sort that finds no zeroed copy
+// needs the clearing launch (a launch costs the host 6-13 us on NVIDIA's OpenCL, against a 2^16-key sort
+// of about 60). status (from word status_at): two look-back arrays (tiles x RADIX words each) used by
+// alternate passes; a pass clears the other's for the next one, and the histogram kernel the first.
 #define PASSES ((KEY_BITS + RADIX_BITS - 1) / RADIX_BITS)
 #define OS_COUNTERS (PASSES * RADIX)
 #define OS_TIMEOUT (OS_COUNTERS + PASSES)
@@ -635,17 +638,23 @@ INLINE uint look_back(global uint* status, uint t, uint d, uint count, global ui
   return before;
 }
 
-// Zeroes the state and the first pass's look-back words before a sort. A kernel rather than
+// Zeroes a copy of the state before a sort that finds none zeroed. A kernel rather than
 // clEnqueueFillBuffer, whose zeroes Oclgrind does not count as initialized.
 kernel void radix_onesweep_clear(global uint* words, uint count) {
   for (uint i = get_global_id(0); i < count; i += get_global_size(0)) words[i] = 0;
 }
 
-// Counts every pass's digits in one read of the keys. Also notes the first key.
+// Counts every pass's digits in one read of the keys, into the state at state_at. Also notes the first
+// key, and zeroes the other copy of the state (state_words from other_at) for the next sort and the first
+// pass's look-back words (status_words from status_at).
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep_histogram(
-    global const ukey_t* src, uint n, uint kind, uint descending, global uint* state) {
+    global const ukey_t* src, uint n, uint kind, uint descending, global uint* work, uint state_at,
+    uint other_at, uint state_words, uint status_at, uint status_words) {
   local uint hist[PASSES * RADIX];
   const uint lid = get_local_id(0);
+  for (uint i = get_global_id(0); i < state_words; i += get_global_size(0)) work[other_at + i] = 0;
+  for (uint i = get_global_id(0); i < status_words; i += get_global_size(0)) work[status_at + i] = 0;
+  global uint* state = work + state_at;
   for (uint i = lid; i < PASSES * RADIX; i += RADIX_WG) hist[i] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   // Contiguous ranges of whole strides, OS_LOADS loads in flight before their atomics.
@@ -686,13 +695,15 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
 // driver copies the result back. Work-groups take tiles in the order they start (see above).
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep(
     global ukey_t* a, global ukey_t* b, VALUES(global value_t* va, global value_t* vb, ) uint n, uint pass,
-    uint kind, uint descending, global uint* state, uint status_at, uint tiles, uint spin_limit) {
+    uint kind, uint descending, global uint* work, uint state_at, uint status_at, uint tiles,
+    uint spin_limit) {
   local uint gofs[RADIX];
   local uint tile;
   RANK_LOCALS;
   const uint lid = get_local_id(0);
 
-  global uint* status = state + status_at;
+  global uint* state = work + state_at;
+  global uint* status = work + status_at;
   global uint* next_status = status + (size_t)((pass + 1) & 1) * tiles * RADIX;
   for (uint d = lid; d < RADIX; d += RADIX_WG) next_status[(size_t)get_group_id(0) * RADIX + d] = 0;
   global uint* my_status = status + (size_t)(pass & 1) * tiles * RADIX;

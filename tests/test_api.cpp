@@ -191,6 +191,65 @@ TEST_CASE("onesweep runs where forced, after its self-test") {
   CHECK(others == 0);
 }
 
+// Each Onesweep sort's histogram kernel zeroes the other copy of the state for the next sort, which then
+// skips the clearing launch. A sort that cannot trust a copy clears first: the first one, one of another
+// key width (other state words) and one after a scratch buffer was replaced. The results must not
+// depend on which copy a sort used or on what the sort before left in the look-back words.
+TEST_CASE("onesweep sorts in a row reuse the state the sort before zeroed") {
+  clsort::Sorter profiled(shared_sorter().device(), true);
+  profiled.tune("radix.cpu=0,radix.onesweep=1");
+  auto clears = [&] {
+    int c = 0;
+    for (const auto& k : profiled.last_profile()) c += k.name == "radix_onesweep_clear";
+    return c;
+  };
+  struct Step {
+    int key_bits;
+    bool pairs;
+    std::size_t n;
+    Dist dist;
+    int clears;
+  };
+  const Step steps[] = {
+      {32, false, 20000, Dist::random, 1},    {32, false, 20000, Dist::random, 0},
+      {32, false, 5003, Dist::few_unique, 0}, {32, false, 20000, Dist::all_equal, 0},
+      {32, false, 19999, Dist::sorted, 0},    {64, false, 20000, Dist::random, 1},
+      {64, false, 20000, Dist::reversed, 0},  {32, false, 20000, Dist::random, 1},
+      {32, true, 20000, Dist::random, 1},     {32, true, 17, Dist::few_unique, 0},
+      {32, false, 200000, Dist::random, 1},   {32, false, 100000, Dist::sawtooth, 0},
+      {32, false, 100000, Dist::random, 0},
+  };
+  int seed = 40;
+  for (const Step& step : steps) {
+    CAPTURE(step.key_bits);
+    CAPTURE(step.pairs);
+    CAPTURE(step.n);
+    CAPTURE(std::string(to_string(step.dist)));
+    if (step.key_bits == 64) {
+      std::vector<std::uint64_t> keys = make_keys<std::uint64_t>(step.dist, step.n, ++seed);
+      const std::vector<std::uint64_t> expected = reference_sort(keys, Order::ascending);
+      profiled.sort(keys, {Order::ascending, Algorithm::radix});
+      CHECK(keys == expected);
+    } else if (step.pairs) {
+      std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(step.dist, step.n, ++seed), values(step.n);
+      for (std::size_t i = 0; i < step.n; ++i) values[i] = std::uint32_t(i);
+      std::vector<std::uint32_t> order(step.n);
+      for (std::size_t i = 0; i < step.n; ++i) order[i] = std::uint32_t(i);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::uint32_t l, std::uint32_t r) { return keys[l] < keys[r]; });
+      profiled.sort_by_key(keys, values, {Order::ascending, Algorithm::radix});
+      CHECK(values == order);
+      CHECK(std::is_sorted(keys.begin(), keys.end()));
+    } else {
+      std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(step.dist, step.n, ++seed);
+      const std::vector<std::uint32_t> expected = reference_sort(keys, Order::ascending);
+      profiled.sort(keys, {Order::ascending, Algorithm::radix});
+      CHECK(keys == expected);
+    }
+    CHECK(clears() == step.clears);
+  }
+}
+
 TEST_CASE("plan, choose and names") {
   clsort::Sorter& s = shared_sorter();
   const clsort::DevicePlan plan = s.plan();

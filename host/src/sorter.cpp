@@ -381,6 +381,7 @@ cl::Buffer Run::scratch(ScratchSlot slot, std::size_t bytes) {
   cl::Buffer b(s.context, CL_MEM_READ_WRITE, size, nullptr, &status);
   if (status != CL_SUCCESS) throw_cl_error(status, "clCreateBuffer(scratch)");
   entry = {b, size};
+  ++s.scratch_made;
   return b;
 }
 

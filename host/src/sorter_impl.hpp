@@ -1,6 +1,7 @@
 // Internal: the state behind a Sorter, and Run, what an algorithm driver sees of one sort call.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -33,8 +34,18 @@ struct Sorter::Impl {
 
   // Kernels are created per Sorter (a cl::Kernel's arguments are not thread-safe); programs are shared.
   std::map<std::string, cl::Kernel> kernels;
-  // Scratch buffers by slot, grown on demand and reused by later sorts.
+  // Scratch buffers by slot, grown on demand and reused by later sorts; scratch_made counts the buffers
+  // made, so that a sort can tell that none was replaced since an earlier sort left words in one.
   std::map<int, std::pair<cl::Buffer, std::size_t>> scratch;
+  std::uint64_t scratch_made = 0;
+  // Which copy of Onesweep's state words (algorithms/radix.cpp) the commands enqueued so far leave
+  // zeroed, for copies of `words` words, as long as scratch_made is still `made`.
+  struct OnesweepZeroed {
+    std::uint64_t made = 0;
+    std::size_t words = 0;
+    unsigned copy = 0;
+    bool valid = false;
+  } onesweep_zeroed;
   // Host-data staging (sort_host on GPUs): pinned host memory (CL_MEM_ALLOC_HOST_PTR), mapped once and
   // grown on demand, and the threads that copy the caller's data into and out of it.
   cl::Buffer pinned;
@@ -66,6 +77,7 @@ enum ScratchSlot {
   kScratchIndex,
   kScratchCounts,
   kScratchTotals,
+  kScratchOnesweep,  // only Onesweep's state and look-back words, which outlive a sort (radix.cpp)
   kHostKeys,
   kHostValues
 };
