@@ -65,7 +65,7 @@ struct OnesweepLayout {
         status_words(std::size_t(tiles) * radix) {}
   std::size_t status_at() const { return 2 * state_words; }
   std::size_t bytes() const { return (2 * state_words + 2 * status_words) * 4; }
-  std::size_t timeout_byte(unsigned copy) const { return ((copy + 1) * state_words - 3) * 4; }  // OS_TIMEOUT
+  std::size_t timeout_byte() const { return (state_words - 3) * 4; }  // OS_TIMEOUT of copy 0
 };
 
 struct OnesweepKernels {
@@ -73,18 +73,23 @@ struct OnesweepKernels {
 };
 
 // Enqueues a whole Onesweep sort of keys (and values) in `a`, with `b` as the other buffer, and, when
-// the number of passes is odd, the copy of the result from b back to a. It uses copy `copy` of the state
-// words in `work`, first clearing the state unless `zeroed`; once the histogram kernel (which zeroes the
-// other copy) is enqueued, it notes that copy in *next when given.
+// the number of passes is odd, the copy of the result from b back to a. `zeroed` is what the Sorter
+// knows of the state copies in `work` (its Onesweep scratch), or null for a buffer of no sort before.
 void enqueue_onesweep(Run& run, OnesweepKernels& k, const Tuning& t, const cl::Buffer& a, const cl::Buffer& b,
                       const cl::Buffer* va, const cl::Buffer* vb, const cl::Buffer& work, cl_uint n,
-                      cl_uint spin_limit, unsigned copy, bool zeroed, Sorter::Impl::OnesweepZeroed* next) {
+                      cl_uint spin_limit, Sorter::Impl::OnesweepZeroed* zeroed) {
   const OnesweepLayout layout(t, run.key_bytes, n);
   const cl_uint tiles = layout.tiles, state_words = cl_uint(layout.state_words);
+  // The copy that an earlier sort's histogram kernel zeroes, if no scratch buffer was replaced since;
+  // otherwise copy 0, cleared first.
+  const bool reuse =
+      zeroed && zeroed->valid && zeroed->made == run.s.scratch_made && zeroed->words == layout.state_words;
+  const cl_uint copy = reuse ? zeroed->copy : 0;
+  if (zeroed) zeroed->valid = false;  // until this sort's histogram kernel is enqueued
   // Word offsets into one buffer: sub-buffers would need the device's base alignment.
   const cl_uint state_at = copy * state_words, other_at = (1 - copy) * state_words;
   const cl_uint status_at = cl_uint(layout.status_at()), status_words = cl_uint(layout.status_words);
-  if (!zeroed) {  // both copies: as cheap as one
+  if (!reuse) {  // both copies: as cheap as one
     const cl_uint clear_words = 2 * state_words;
     set_args(k.clear, work, clear_words);
     run.launch(k.clear, round_up(clear_words, 256), 256, "radix_onesweep_clear");
@@ -95,7 +100,7 @@ void enqueue_onesweep(Run& run, OnesweepKernels& k, const Tuning& t, const cl::B
   set_args(k.histogram, a, n, kind, descending, work, state_at, other_at, state_words, status_at,
            status_words);
   run.launch(k.histogram, std::size_t(groups) * t.radix_wg, t.radix_wg, "radix_onesweep_histogram");
-  if (next) *next = {run.s.scratch_made, layout.state_words, 1 - copy, true};
+  if (zeroed) *zeroed = {run.s.scratch_made, layout.state_words, 1 - copy, true};
   for (cl_uint pass = 0; pass < layout.passes; ++pass) {
     if (va)
       set_args(k.sweep, a, b, *va, *vb, n, pass, kind, descending, work, state_at, status_at, tiles,
@@ -173,13 +178,12 @@ bool onesweep_self_test(Run& run, OnesweepKernels& k, const Tuning& t) {
   CLSORT_CHECK(queue.enqueueWriteBuffer(a, CL_FALSE, 0, keys.size(), keys.data()));
   if (vb) CLSORT_CHECK(queue.enqueueWriteBuffer(va, CL_FALSE, 0, values.size(), values.data()));
   // A healthy device answers in microseconds; a starved look-back gives up after about 2^20 spins.
-  enqueue_onesweep(test, k, t, a, b, vb ? &va : nullptr, vb ? &vbuf : nullptr, work, n, 1u << 20, 0, false,
-                   nullptr);
+  enqueue_onesweep(test, k, t, a, b, vb ? &va : nullptr, vb ? &vbuf : nullptr, work, n, 1u << 20, nullptr);
   std::vector<unsigned char> out_keys(keys.size()), out_values(values.size());
   cl_uint timeout = 0;
   CLSORT_CHECK(queue.enqueueReadBuffer(a, CL_TRUE, 0, out_keys.size(), out_keys.data()));
   if (vb) CLSORT_CHECK(queue.enqueueReadBuffer(va, CL_TRUE, 0, out_values.size(), out_values.data()));
-  CLSORT_CHECK(queue.enqueueReadBuffer(work, CL_TRUE, layout.timeout_byte(0), 4, &timeout));
+  CLSORT_CHECK(queue.enqueueReadBuffer(work, CL_TRUE, layout.timeout_byte(), 4, &timeout));
   if (timeout) return false;
   for (cl_uint i = 0; i < n; ++i) {
     if (key_at(out_keys, i) != key_at(keys, order[i])) return false;
@@ -228,15 +232,8 @@ void radix_sort(Run& run) {
       cl::Buffer values_tmp;
       if (run.values) values_tmp = run.scratch(kScratchValues, std::size_t(n) * run.value_bytes);
       cl::Buffer work = run.scratch(kScratchOnesweep, layout.bytes());
-      // The copy of the state that an earlier sort's histogram kernel zeroes, if no scratch buffer was
-      // replaced since; otherwise copy 0, cleared first.
-      Sorter::Impl::OnesweepZeroed& zeroed = run.s.onesweep_zeroed;
-      const bool reuse =
-          zeroed.valid && zeroed.made == run.s.scratch_made && zeroed.words == layout.state_words;
-      const unsigned copy = reuse ? zeroed.copy : 0;
-      zeroed.valid = false;  // until this sort's histogram kernel is enqueued
       enqueue_onesweep(run, k, t, run.keys, keys_tmp, run.values, run.values ? &values_tmp : nullptr, work, n,
-                       1u << 26, copy, reuse, &zeroed);
+                       1u << 26, &run.s.onesweep_zeroed);
       return;
     }
   }
