@@ -565,7 +565,10 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
 // per u32 key, and one launch per pass instead of three. The look-back waits for earlier tiles, so it
 // needs them to make progress: tiles are numbered in the order work-groups start (an atomic counter),
 // so every tile a group waits for belongs to a group already running. The driver enables it only where
-// the tuning table says so and a self-test passed; the spin is bounded, and a timeout raises a flag.
+// the tuning table says so and a self-test passed. Still, a group may be descheduled mid-tile (another
+// context's work, a debugger), so the wait is bounded: past spin_limit reads, the waiting work-item counts
+// the digit in that tile's keys itself (the pass's input, complete since the previous launch) and walks
+// on, raising the timeout flag that the self-test reads. Slow, never wrong.
 //
 // state (from word state_at of the work buffer): the histogram (PASSES x RADIX counts over all keys),
 // each pass's tile counter, the timeout flag, and the first key (encoded), which tells which passes have
@@ -609,12 +612,49 @@ INLINE void publish_count(global uint* status, uint t, uint d, uint count) {
 // their counts costs one memory latency per window instead of one per tile.
 #define OS_WINDOW 4
 
+// Bit q: pass q moves nothing, its digit being the same for every key (the histogram at the first key's
+// digit holds n); except that with an odd number of such passes the first one copies instead, so that the
+// moving passes are even and the last writes to the caller's buffer. With an odd PASSES none is skipped.
+INLINE ulong passes_skipped(global const uint* state, uint n) {
+  ulong same = 0;
+#if PASSES % 2 == 0
+  ukey_t k0 = state[OS_KEY0];
+#if KEY_BITS == 64
+  k0 |= (ulong)state[OS_KEY0 + 1] << 32;
+#endif
+  for (uint q = 0; q < PASSES; ++q)
+    if (state[q * RADIX + digit_of(k0, q * RADIX_BITS)] == n) same |= 1UL << q;
+  if ((PASSES - popcount(same)) % 2) same &= same - 1;
+#endif
+  return same;
+}
+
+// Keys of digit d in tile j of pass `pass`, from the keys themselves: what a look-back uses for a tile
+// whose count it waited for in vain. Works out the pass's input again from the kernel's arguments rather
+// than taking it from the caller, whose registers are tight (the u32 pass kernel spilled, 3% slower).
+INLINE uint recount(global const ukey_t* a, global const ukey_t* b, global const uint* state, uint n,
+                    uint pass, uint kind, uint descending, uint j, uint d) {
+  const ulong moving_before = ~passes_skipped(state, n) & ((1UL << pass) - 1);
+  global const ukey_t* src = popcount(moving_before) & 1 ? b : a;
+  const uint begin = j * RADIX_BLOCK, end = min(begin + RADIX_BLOCK, n);
+  uint count = 0;
+  for (uint i = begin; i < end; ++i) {
+    const ukey_t k = moving_before == 0 ? encode_key(src[i], kind, descending) : src[i];
+    count += digit_of(k, pass * RADIX_BITS) == d;
+  }
+  return count;
+}
+
 // Digit d of tile t (count already published): sums the counts of earlier tiles back to the first
-// inclusive prefix, publishes its own inclusive prefix, and returns the keys of d in earlier tiles.
-INLINE uint look_back(global uint* status, uint t, uint d, uint count, global uint* state, uint spin_limit) {
+// inclusive prefix, publishes its own inclusive prefix, and returns the keys of d in earlier tiles. A
+// spin_limit of 0 reads no earlier tile's word and recounts every one (the tests' way to reach recount).
+INLINE uint look_back(global uint* status, uint t, uint d, uint count, global uint* state, uint spin_limit,
+                      global const ukey_t* a, global const ukey_t* b, uint n, uint pass, uint kind,
+                      uint descending) {
   if (t == 0) return 0;
   uint before = 0;
-  bool done = false;
+  uint stuck = spin_limit ? 0 : t;  // 1 + the tile whose word did not come
+  bool done = stuck != 0;
   for (uint j = t; !done; j -= OS_WINDOW) {  // tiles below j are left to read; tile 0 ends every walk
     uint w[OS_WINDOW];
 #pragma unroll
@@ -626,12 +666,20 @@ INLINE uint look_back(global uint* status, uint t, uint d, uint count, global ui
       uint v = w[k];
       for (uint spins = 0; v == 0 && spins < spin_limit; ++spins) v = status_load(at);
       if (v == 0) {
-        atomic_or(&state[OS_TIMEOUT], 1u);
+        stuck = j - k;
         done = true;
         break;
       }
       before += v & OS_COUNT;
       done = (v & OS_PREFIX) != 0;
+    }
+  }
+  if (stuck) {
+    atomic_or(&state[OS_TIMEOUT], 1u);
+    for (uint tile = stuck; tile-- > 0;) {
+      const uint v = spin_limit ? status_load(status + (size_t)tile * RADIX + d) : 0;
+      before += v ? v & OS_COUNT : recount(a, b, state, n, pass, kind, descending, tile, d);
+      if (v & OS_PREFIX) break;
     }
   }
   status_store(status + (size_t)t * RADIX + d, OS_PREFIX | (before + count));
@@ -708,16 +756,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
   for (uint d = lid; d < RADIX; d += RADIX_WG) next_status[(size_t)get_group_id(0) * RADIX + d] = 0;
   global uint* my_status = status + (size_t)(pass & 1) * tiles * RADIX;
 
-  ulong same = 0;  // bit q: every key has the same digit in pass q
-#if PASSES % 2 == 0
-  ukey_t k0 = state[OS_KEY0];
-#if KEY_BITS == 64
-  k0 |= (ulong)state[OS_KEY0 + 1] << 32;
-#endif
-  for (uint q = 0; q < PASSES; ++q)
-    if (state[q * RADIX + digit_of(k0, q * RADIX_BITS)] == n) same |= 1UL << q;
-  if ((PASSES - popcount(same)) % 2) same &= same - 1;  // the first such pass copies instead
-#endif
+  const ulong same = passes_skipped(state, n);
   if (same >> pass & 1) return;  // the same for the whole group: no barrier is left unmet
   const ulong moving_before = ~same & ((1UL << pass) - 1);
   const ulong moving_after = ~same & ~((2UL << pass) - 1) & (((1UL << (PASSES - 1)) << 1) - 1);
@@ -746,7 +785,10 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
   VALUES(value_t v[RADIX_ITEMS]; load_values(vsrc, blk, valid, v);)
 #pragma unroll
   for (uint j = 0; j < RADIX_ITEMS; ++j) lk[to[j]] = k[j];
-  if (lid < RADIX) gofs[lid] = smaller + look_back(my_status, t, lid, count, state, spin_limit) - start;
+  if (lid < RADIX)
+    gofs[lid] = smaller +
+                look_back(my_status, t, lid, count, state, spin_limit, a, b, n, pass, kind, descending) -
+                start;
   barrier(CLK_LOCAL_MEM_FENCE);
   store_keys(lk, valid, shift, decode, kind, descending, gofs, dst, dest);
   VALUES(exchange_values(v, to, lv); store_values(lv, dest, valid, vdst);)
@@ -766,7 +808,10 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
     const uint smaller = carry + group_scan_exclusive(d < RADIX ? hist[d] : 0, s, &total);
     carry += total;
     if (d < RADIX)
-      gofs[d] = smaller + look_back(my_status, t, d, end[d] - start[d], state, spin_limit) - start[d];
+      gofs[d] =
+          smaller +
+          look_back(my_status, t, d, end[d] - start[d], state, spin_limit, a, b, n, pass, kind, descending) -
+          start[d];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   uint dest[RADIX_ITEMS];

@@ -314,6 +314,9 @@ const Variant kVariants[] = {
     {"radix.cpu=0,radix.onesweep=1", Algorithm::radix, kAllTypes, kOnesweepCpuMaxN},
     {"radix.cpu=0,radix.onesweep=1,radix.bits=5,radix.wg=24,radix.items=3", Algorithm::radix, kI64 | kU32,
      kOnesweepCpuMaxN},
+    // The look-back's recount, which a tile waited for in vain gets: with no waiting at all, every tile
+    // recounts every earlier one (on NVIDIA the multisplit program's, elsewhere the portable one's).
+    {"radix.cpu=0,radix.onesweep=1,radix.spins=0", Algorithm::radix, kAllTypes, kOnesweepCpuMaxN},
     // On NVIDIA a register cap in the PTX tight enough to spill (u32; the cap leaves 64-bit keys alone);
     // elsewhere the row above's program.
     {"radix.cpu=0,radix.onesweep=1,radix.regs=40", Algorithm::radix, kU32 | kI64, kOnesweepCpuMaxN},

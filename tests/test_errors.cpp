@@ -238,6 +238,7 @@ TEST_CASE("bad tuning strings") {
                           "radix.match=2",
                           "radix.regs=15",
                           "radix.regs=256",
+                          "radix.spins=4294967295",
                           "selection.wg=3",
                           "auto.small_n=many",
                           "host.chunk=255",

@@ -74,8 +74,8 @@ std::string Tuning::describe() const {
   s << "radix.bits=" << radix_bits << " radix.wg=" << radix_wg << " radix.items=" << radix_items
     << " radix.items64=" << radix_items64 << " radix.items_pairs=" << radix_items_pairs
     << " radix.groups=" << radix_groups << " radix.cpu=" << radix_cpu << " radix.match=" << radix_match
-    << " radix.onesweep=" << radix_onesweep << " radix.regs=" << radix_regs << " bitonic.wg=" << bitonic_wg
-    << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
+    << " radix.onesweep=" << radix_onesweep << " radix.regs=" << radix_regs << " radix.spins=" << radix_spins
+    << " bitonic.wg=" << bitonic_wg << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
     << " bitonic.cpu=" << bitonic_cpu << " selection.wg=" << selection_wg
     << " selection.items=" << selection_items << " merge.wg=" << merge_wg << " merge.items=" << merge_items
     << " merge.cpu=" << merge_cpu << " merge.chunk=" << merge_chunk << " odd_even.wg=" << odd_even_wg
@@ -147,6 +147,8 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
       if (value != 0 && (value < 16 || value > 255))
         throw_argument_error(source, "radix.regs must be 0 (the compiler's choice) or 16..255");
       radix_regs = unsigned(value);
+    } else if (name == "radix.spins") {
+      range(radix_spins, 0, 1ul << 31);
     } else if (name == "bitonic.wg") {
       pow2(bitonic_wg);
     } else if (name == "bitonic.tile") {

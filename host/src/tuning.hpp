@@ -22,6 +22,9 @@ struct Tuning {
   unsigned radix_match = 0;     // 1: on NVIDIA GPUs, rank blocks by warp multisplit (inline PTX)
   unsigned radix_onesweep = 0;  // 1: one histogram for all passes, decoupled look-back (after a self-test)
   unsigned radix_regs = 0;      // registers per work-item, 4-byte keys alone (NVIDIA: PTX .maxnreg); 0: any
+  // Onesweep: reads of an earlier tile's look-back word before counting its keys instead; 0: always count
+  // (slow: tests)
+  unsigned radix_spins = 1u << 20;
   unsigned bitonic_wg = 256;
   unsigned bitonic_tile = 2048;  // elements sorted in local memory by one work-group
   unsigned bitonic_steps = 4;    // global steps fused per launch (2^steps elements per work-item)

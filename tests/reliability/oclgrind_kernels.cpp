@@ -52,6 +52,12 @@ const Config kConfigs[] = {
      "radix.cpu=0 radix.onesweep=1 radix.bits=4 radix.wg=16 radix.items=2",
      {29, 300},
      1},
+    // The look-back's recount (radix.spins=0: every tile counts the keys of every earlier one).
+    {"radix_onesweep_recount",
+     Algorithm::radix,
+     "radix.cpu=0 radix.onesweep=1 radix.spins=0 radix.bits=4 radix.wg=16 radix.items=2",
+     {300},
+     0},
     {"radix_cpu", Algorithm::radix, "radix.cpu=1 radix.bits=8 radix.groups=4", {2, 300}, 2},
     // The CPU shape splits into chunks of at least 16384 keys: 16384 + 7 makes two.
     {"radix_cpu_chunks", Algorithm::radix, "radix.cpu=1 radix.bits=8 radix.groups=4", {16384 + 7}, 0},

@@ -118,7 +118,8 @@ void enqueue_onesweep(Run& run, OnesweepKernels& k, const Tuning& t, const cl::B
 // Onesweep's look-back is correct only where work-groups that have started keep making progress and
 // atomics publish to every work-group; OpenCL 1.2 promises neither. So before its first use with a
 // program (see onesweep_passes), a test array is sorted with it and compared with std::stable_sort. A
-// failure (wrong order, or the bounded spin timing out) means reduce-then-scan for that program.
+// failure means reduce-then-scan for that program: wrong order, or a look-back that gave up waiting and
+// recounted (still correct, but a device that starves waiting work-groups would do it all the time).
 bool onesweep_self_test(Run& run, OnesweepKernels& k, const Tuning& t) {
   // Enough tiles that every compute unit runs several work-groups at once, which wait for each other;
   // small enough that checking on the host costs little (and Oclgrind can run it).
@@ -177,7 +178,7 @@ bool onesweep_self_test(Run& run, OnesweepKernels& k, const Tuning& t) {
   Run test{run.s, run.type, kb, 0 /* unsigned bits */, false, a, vb ? &va : nullptr, vb, n, {}, {}};
   CLSORT_CHECK(queue.enqueueWriteBuffer(a, CL_FALSE, 0, keys.size(), keys.data()));
   if (vb) CLSORT_CHECK(queue.enqueueWriteBuffer(va, CL_FALSE, 0, values.size(), values.data()));
-  // A healthy device answers in microseconds; a starved look-back gives up after about 2^20 spins.
+  // A healthy device answers in microseconds; a starved look-back recounts after 2^20 reads.
   enqueue_onesweep(test, k, t, a, b, vb ? &va : nullptr, vb ? &vbuf : nullptr, work, n, 1u << 20, nullptr);
   std::vector<unsigned char> out_keys(keys.size()), out_values(values.size());
   cl_uint timeout = 0;
@@ -233,7 +234,7 @@ void radix_sort(Run& run) {
       if (run.values) values_tmp = run.scratch(kScratchValues, std::size_t(n) * run.value_bytes);
       cl::Buffer work = run.scratch(kScratchOnesweep, layout.bytes());
       enqueue_onesweep(run, k, t, run.keys, keys_tmp, run.values, run.values ? &values_tmp : nullptr, work, n,
-                       1u << 26, &run.s.onesweep_zeroed);
+                       t.radix_spins, &run.s.onesweep_zeroed);
       return;
     }
   }
