@@ -307,7 +307,10 @@ const Variant kVariants[] = {
     {"radix.cpu=0,radix.groups=3", Algorithm::radix, kAllTypes},
     // A width that is no power of two; on NVIDIA also one whose warp counters overflow local memory, so
     // the fit halves it, to whole warps (992 -> 480).
-    {"radix.cpu=0,radix.match=1,radix.wg=992", Algorithm::radix, kU32, kOnesweepCpuMaxN},
+    {"radix.cpu=0,radix.match=1,radix.wg=992,radix.items_small=0", Algorithm::radix, kU32, kOnesweepCpuMaxN},
+    // The device's own tiles below a tile per compute unit, where its row may choose smaller ones
+    // (radix.items_small); on PoCL the same as the default.
+    {"radix.items_small=0", Algorithm::radix, kAllTypes, kOnesweepCpuMaxN},
     // Onesweep: an even number of passes (passes with one digit are skipped), an odd number (none are;
     // the result is copied back), tiles of 72 keys (long look-back chains); on NVIDIA the multisplit
     // ranking with 4- and 7-bit digits.

@@ -238,6 +238,7 @@ TEST_CASE("bad tuning strings") {
                           "radix.match=2",
                           "radix.regs=15",
                           "radix.regs=256",
+                          "radix.items_small=33",
                           "radix.spins=4294967295",
                           "selection.wg=3",
                           "auto.small_n=many",
@@ -258,16 +259,20 @@ TEST_CASE("bad tuning strings") {
   s.tune("radix.wg=384, bitonic.tile=1024");
   CHECK(s.plan().tuning.find("radix.wg=384 ") != std::string::npos);
   CHECK(s.plan().tuning.find("bitonic.tile=1024 ") != std::string::npos);
-  // radix.items alone sets every key type's tile, even where the device's row has 64-bit and pairs values.
-  s.tune("radix.items64=9,radix.items_pairs=7");
+  // radix.items alone sets every key type's tile at every n, even where the device's row has values for
+  // 64-bit keys, pairs and small n.
+  s.tune("radix.items64=9,radix.items_pairs=7,radix.items_small=4");
   CHECK(plan_value(s, "radix.items64") == 9);
   CHECK(plan_value(s, "radix.items_pairs") == 7);
+  CHECK(plan_value(s, "radix.items_small") == 4);
   s.tune("radix.items=5");
   CHECK(plan_value(s, "radix.items64") == 0);
   CHECK(plan_value(s, "radix.items_pairs") == 0);
-  s.tune("radix.items=6 radix.items64=11");
+  CHECK(plan_value(s, "radix.items_small") == 0);
+  s.tune("radix.items=6 radix.items64=11 radix.items_small=3");
   CHECK(plan_value(s, "radix.items64") == 11);
   CHECK(plan_value(s, "radix.items_pairs") == 0);
+  CHECK(plan_value(s, "radix.items_small") == 3);
 
   // CLSORT_TUNING is read when a Sorter is made.
   {

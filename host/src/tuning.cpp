@@ -32,12 +32,14 @@ const Row k_table[] = {
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 100 Mkeys/s at 2^20 (11.5x std::sort, 7.3x Boost.Sort's "
      "parallel sort, 11.1x Boost.Compute in the same run)"},
     {"nvidia", "gpu", "",
-     "radix.wg=256 radix.items=24 radix.items64=22 radix.items_pairs=28 radix.match=1 radix.onesweep=1 "
-     "radix.regs=64 "
+     "radix.wg=256 radix.items=24 radix.items64=22 radix.items_pairs=28 radix.items_small=8 radix.match=1 "
+     "radix.onesweep=1 radix.regs=64 "
      "radix.groups=4096 "
      "bitonic.wg=512 bitonic.tile=8192"
      " selection.wg=256 bitonic.steps=6 selection.items=8 merge.wg=256 merge.items=12"
      " odd_even.wg=256 odd_even.tile=1024",
+     "H100 2026-11-23, radix.items_small=8: 2^16 u32 0.044-0.047 ms (24 items: 0.058-0.061), "
+     "pairs 0.052-0.054 (0.066-0.070), u64 0.084-0.093 (0.100-0.101); "
      "H100 2026-11-22, u32 Gkeys/s at 2^24 / 2^26: radix 35.9 / 43.0 with radix.regs=64 (34.1 / 39.9 "
      "without: 3 work-groups per SM at 80 registers, 4 at 64), "
      "before it 32.7-35.6 / 40.1-40.7 with Onesweep, "
@@ -73,9 +75,10 @@ std::string Tuning::describe() const {
   std::ostringstream s;
   s << "radix.bits=" << radix_bits << " radix.wg=" << radix_wg << " radix.items=" << radix_items
     << " radix.items64=" << radix_items64 << " radix.items_pairs=" << radix_items_pairs
-    << " radix.groups=" << radix_groups << " radix.cpu=" << radix_cpu << " radix.match=" << radix_match
-    << " radix.onesweep=" << radix_onesweep << " radix.regs=" << radix_regs << " radix.spins=" << radix_spins
-    << " bitonic.wg=" << bitonic_wg << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
+    << " radix.items_small=" << radix_items_small << " radix.groups=" << radix_groups
+    << " radix.cpu=" << radix_cpu << " radix.match=" << radix_match << " radix.onesweep=" << radix_onesweep
+    << " radix.regs=" << radix_regs << " radix.spins=" << radix_spins << " bitonic.wg=" << bitonic_wg
+    << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
     << " bitonic.cpu=" << bitonic_cpu << " selection.wg=" << selection_wg
     << " selection.items=" << selection_items << " merge.wg=" << merge_wg << " merge.items=" << merge_items
     << " merge.cpu=" << merge_cpu << " merge.chunk=" << merge_chunk << " odd_even.wg=" << odd_even_wg
@@ -90,7 +93,7 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
   std::replace(text.begin(), text.end(), ',', ' ');
   std::istringstream in(text);
   std::string item;
-  bool items = false, items64 = false, items_pairs = false;  // which of them this string sets
+  bool items = false, items64 = false, items_pairs = false, items_small = false;  // which this string sets
   while (in >> item) {
     const auto eq = item.find('=');
     const std::string name = item.substr(0, eq);
@@ -135,6 +138,9 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
     } else if (name == "radix.items64") {
       range(radix_items64, 0, 32);
       items64 = true;
+    } else if (name == "radix.items_small") {
+      range(radix_items_small, 0, 32);
+      items_small = true;
     } else if (name == "radix.groups") {
       range(radix_groups, 1, 65536);
     } else if (name == "radix.cpu") {
@@ -196,10 +202,11 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
       throw_argument_error(source, "unknown tuning parameter '" + name + "'");
     }
   }
-  // radix.items alone means every key type: a device row's 64-bit and pairs values would otherwise
-  // override it (radix.items=3 on NVIDIA sorted u64 keys in tiles of 22).
+  // radix.items alone means every key type and every n: a device row's values for 64-bit keys, pairs and
+  // small n would otherwise override it (radix.items=3 on NVIDIA sorted u64 keys in tiles of 22).
   if (items && !items64) radix_items64 = 0;
   if (items && !items_pairs) radix_items_pairs = 0;
+  if (items && !items_small) radix_items_small = 0;
 }
 
 Tuning tuning_for(const cl::Device& device) {

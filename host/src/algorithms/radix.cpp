@@ -213,7 +213,12 @@ bool onesweep_passes(Run& run, OnesweepKernels& k, const Tuning& t, const std::s
 }  // namespace
 
 void radix_sort(Run& run) {
-  const Tuning t = run.tuning();
+  Tuning t = run.tuning();
+  // Below a tile per compute unit, some compute units sit idle and each pass takes as long as one tile's
+  // ranking and scatter: smaller tiles spread the keys over more of them and finish sooner.
+  if (!t.radix_cpu && t.radix_items_small && t.radix_items_small < t.radix_items &&
+      std::size_t(run.n) < std::size_t(t.radix_wg) * t.radix_items * run.s.compute_units)
+    t.radix_items = t.radix_items_small;
   std::string defines =
       "-DRADIX_BITS=" + std::to_string(t.radix_bits) + " -DRADIX_WG=" + std::to_string(t.radix_wg) +
       " -DRADIX_ITEMS=" + std::to_string(t.radix_items) + " -DRADIX_CPU=" + std::to_string(t.radix_cpu);
