@@ -38,8 +38,8 @@ const Row k_table[] = {
      "bitonic.wg=512 bitonic.tile=8192"
      " selection.wg=256 bitonic.steps=6 selection.items=8 merge.wg=256 merge.items=12"
      " odd_even.wg=256 odd_even.tile=1024",
-     "H100 2026-11-23, radix.items_small=8: 2^16 u32 0.044-0.047 ms (24 items: 0.058-0.061), "
-     "pairs 0.052-0.054 (0.066-0.070), u64 0.084-0.093 (0.100-0.101); "
+     "H100 2026-11-23, radix.items_small=8: 2^16 u32 0.044-0.059 ms (24 items: 0.058-0.061), "
+     "pairs 0.052-0.055 (0.066-0.073), u64 0.080-0.093 (0.099-0.103); 2^19 level or slower; "
      "H100 2026-11-22, u32 Gkeys/s at 2^24 / 2^26: radix 35.9 / 43.0 with radix.regs=64 (34.1 / 39.9 "
      "without: 3 work-groups per SM at 80 registers, 4 at 64), "
      "before it 32.7-35.6 / 40.1-40.7 with Onesweep, "

@@ -17,8 +17,8 @@ struct Tuning {
   unsigned radix_items = 8;        // keys per work-item per block (block = wg * items)
   unsigned radix_items64 = 0;      // the same for 64-bit keys; 0: radix.items
   unsigned radix_items_pairs = 0;  // the same for 32-bit keys with values; 0: radix.items
-  // Keys per work-item below a tile per compute unit at radix.items (the fitted one: 64-bit keys and pairs
-  // have their own); 0: radix.items at every n.
+  // Keys per work-item below half a tile per compute unit at radix.items (the fitted one: 64-bit keys and
+  // pairs have their own); 0: radix.items at every n.
   unsigned radix_items_small = 0;
   unsigned radix_groups = 1024;  // most work-groups per pass; each owns a contiguous run of blocks
   unsigned radix_cpu = 0;        // 1: the CPU shape (an MSD pass over chunks, then one work-item per bucket)

@@ -214,10 +214,12 @@ bool onesweep_passes(Run& run, OnesweepKernels& k, const Tuning& t, const std::s
 
 void radix_sort(Run& run) {
   Tuning t = run.tuning();
-  // Below a tile per compute unit, some compute units sit idle and each pass takes as long as one tile's
-  // ranking and scatter: smaller tiles spread the keys over more of them and finish sooner.
+  // Below half a tile per compute unit, most compute units sit idle and each pass takes as long as one
+  // tile's ranking and scatter: smaller tiles spread the keys over more of them and finish sooner. Between
+  // a half and one tile per compute unit they did not (H100: 2^19 keys level or slower with 8 keys per
+  // work-item against 24, 2^18 faster).
   if (!t.radix_cpu && t.radix_items_small && t.radix_items_small < t.radix_items &&
-      std::size_t(run.n) < std::size_t(t.radix_wg) * t.radix_items * run.s.compute_units)
+      std::size_t(run.n) * 2 < std::size_t(t.radix_wg) * t.radix_items * run.s.compute_units)
     t.radix_items = t.radix_items_small;
   std::string defines =
       "-DRADIX_BITS=" + std::to_string(t.radix_bits) + " -DRADIX_WG=" + std::to_string(t.radix_wg) +
