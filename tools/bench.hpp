@@ -46,6 +46,13 @@ struct Contender {
   std::function<void(void* keys, void* values)> result_host;
   // Device rows with --profile: one sort on a profiling queue, from host data back to host data.
   std::function<std::vector<Stage>()> profile;
+  // Device rows: the warm-up's output, once verified on the host, stays on the device as the reference,
+  // and each timed repetition's output is compared with it there; the host reads one count at the end.
+  // So nothing leaves the GPU idle between repetitions, as CUB's anchor times them back to back: idle
+  // gaps lower the next sort's clocks (H100 2^24 u32: 0.428-0.430 ms back to back, 0.470-0.487 after 30-100
+  // ms of host work).
+  std::function<void()> keep_reference, compare_with_reference;
+  std::function<bool()> matched_reference;
 };
 
 struct Row {

@@ -189,13 +189,17 @@ void print_header(const Report& r) {
   print_line("%s", "  reps          timed repetitions behind the median\n");
   if (pairs)
     print_line("%s",
-               "  ok            yes: every timed output equals std::stable_sort's of the (key, input index)\n"
+               "  ok            yes: every output equals std::stable_sort's of the (key, input index)\n"
                "                pairs, keys bit for bit and values exactly (where the keys are NaN, the\n"
-               "                (key bits, value) pairs compared as a multiset); FAILED otherwise\n");
+               "                (key bits, value) pairs compared as a multiset); FAILED otherwise. Device\n"
+               "                rows check the warm-up's output so and compare each timed output with it on\n"
+               "                the device, which stays busy between repetitions as CUB's are timed\n");
   else
     print_line("%s",
-               "  ok            yes: every timed output equals std::sort's, bit for bit (NaNs compared as a\n"
-               "                multiset); FAILED otherwise\n");
+               "  ok            yes: every output equals std::sort's, bit for bit (NaNs compared as a\n"
+               "                multiset); FAILED otherwise. Device rows check the warm-up's output so and\n"
+               "                compare each timed output with it on the device, which stays busy between\n"
+               "                repetitions as CUB's are timed\n");
   if (has_label(r, "copy bound"))
     print_line("%s", "                copy bound: the data came back unchanged\n");
   std::printf("\n");
