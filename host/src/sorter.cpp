@@ -112,6 +112,16 @@ Sorter::Impl::~Impl() {
   detail::release_context_programs(context());
 }
 
+const detail::Tuning& Sorter::Impl::fitted_tuning(unsigned key_bytes, unsigned value_bytes) const {
+  auto it = fitted.find({key_bytes, value_bytes});
+  if (it == fitted.end())
+    it = fitted
+             .emplace(std::make_pair(key_bytes, value_bytes),
+                      detail::fit_to_device(tuning, device, key_bytes, value_bytes))
+             .first;
+  return it->second;
+}
+
 Sorter::Sorter() : impl_(make_impl(default_device(), false)) {}
 Sorter::Sorter(const cl::Device& device, bool profiling) : impl_(make_impl(device, profiling)) {}
 Sorter::Sorter(const cl::CommandQueue& queue) {
@@ -138,8 +148,7 @@ void Sorter::throw_size_mismatch(std::size_t keys, std::size_t values) {
 }
 
 Algorithm Sorter::choose(KeyType type, std::size_t n, bool with_values) const {
-  const detail::Tuning t =
-      detail::fit_to_device(impl_->tuning, impl_->device, unsigned(key_size(type)), with_values ? 8 : 0);
+  const detail::Tuning& t = impl_->fitted_tuning(unsigned(key_size(type)), with_values ? 8 : 0);
   // One work-group's local-memory bitonic sort is a single launch: best while the tile holds n.
   if (n <= t.small_n && n <= t.bitonic_tile) return Algorithm::bitonic;
   return Algorithm::radix;
@@ -337,13 +346,7 @@ void Sorter::argsort_host(KeyType type, const void* keys, std::size_t n, std::ui
 namespace detail {
 
 Tuning Run::tuning() const {
-  auto fitted = s.fitted.find({key_bytes, value_bytes});
-  if (fitted == s.fitted.end())
-    fitted = s.fitted
-                 .emplace(std::make_pair(key_bytes, value_bytes),
-                          fit_to_device(s.tuning, s.device, key_bytes, value_bytes))
-                 .first;
-  return fitted->second;
+  return s.fitted_tuning(key_bytes, value_bytes);
 }
 
 std::string Run::program_options(const std::string& defines, unsigned program_value_bytes) const {

@@ -25,9 +25,10 @@ struct Sorter::Impl {
   bool profiling = false;
   bool in_order = true;
   detail::Tuning tuning;  // the table's row plus overrides, before fitting to a key/value width
-  // `tuning` fitted to the device per (key bytes, value bytes): fitting queries the device. Cleared
-  // whenever `tuning` changes.
-  std::map<std::pair<unsigned, unsigned>, detail::Tuning> fitted;
+  // `tuning` fitted to the device per (key bytes, value bytes): fitting queries the device, so it is done
+  // once per width (by sorts and by choose(), which is const). Cleared whenever `tuning` changes.
+  mutable std::map<std::pair<unsigned, unsigned>, detail::Tuning> fitted;
+  const detail::Tuning& fitted_tuning(unsigned key_bytes, unsigned value_bytes) const;
   // Device facts the drivers need on every sort, read once.
   std::size_t max_alloc = 0;
   cl_uint compute_units = 1;
