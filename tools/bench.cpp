@@ -347,10 +347,9 @@ struct DeviceState {
   std::unique_ptr<clsort::Sorter> profiler;  // --profile: a Sorter whose queue records event times
   cl::Buffer src, work, values_src, values_work;
   std::size_t capacity = 0, values_capacity = 0;
-  // The verified warm-up output (see Contender::keep_reference), and the count of 32-bit words in which
-  // a timed output differed from it.
+  // The verified warm-up output (see Contender::keep_reference), sized with `work`, and the count of
+  // 32-bit words in which a timed output differed from it.
   cl::Buffer reference, values_reference, differ;
-  std::size_t reference_capacity = 0, values_reference_capacity = 0;
   cl::Kernel differ_kernel;
   Workload in;
   std::unique_ptr<HostData> host;
@@ -375,6 +374,7 @@ struct DeviceState {
     if (bytes() > capacity) {
       src = device_buffer(bytes());
       work = device_buffer(bytes());
+      reference = device_buffer(bytes());
       capacity = bytes();
     }
     check(sorter.queue().enqueueWriteBuffer(src, CL_TRUE, 0, bytes(), in.keys), "uploading keys");
@@ -382,6 +382,7 @@ struct DeviceState {
       if (values_bytes() > values_capacity) {
         values_src = device_buffer(values_bytes());
         values_work = device_buffer(values_bytes());
+        values_reference = device_buffer(values_bytes());
         values_capacity = values_bytes();
       }
       check(sorter.queue().enqueueWriteBuffer(values_src, CL_TRUE, 0, values_bytes(), in.values),
@@ -422,9 +423,6 @@ struct DeviceState {
       check(status, "clCreateKernel(bench_differ)");
       differ = device_buffer(4);
     }
-    if (bytes() > reference_capacity) reference = device_buffer(bytes()), reference_capacity = bytes();
-    if (values_bytes() > values_reference_capacity)
-      values_reference = device_buffer(values_bytes()), values_reference_capacity = values_bytes();
     check(q.enqueueCopyBuffer(work, reference, 0, 0, bytes()), "clEnqueueCopyBuffer");
     if (in.values)
       check(q.enqueueCopyBuffer(values_work, values_reference, 0, 0, values_bytes()), "clEnqueueCopyBuffer");
