@@ -342,13 +342,17 @@ const Variant kOnesweepVariants[] = {
     // The look-back's recount, which a tile waited for in vain gets: with no waiting at all, every tile
     // recounts every earlier one (on NVIDIA the multisplit program's, elsewhere the portable one's).
     {"radix.cpu=0,radix.onesweep=1,radix.spins=0", Algorithm::radix, kU32 | kF64, kOnesweepCpuMaxN},
-    // On NVIDIA a register cap in the PTX tight enough to spill (u32; the cap leaves 64-bit keys alone);
-    // elsewhere the row above's program.
-    {"radix.cpu=0,radix.onesweep=1,radix.regs=40", Algorithm::radix, kU32 | kI64, kOnesweepCpuMaxN},
+    // On NVIDIA register caps in the PTX tight enough to spill, one per kernel kind: 32-bit keys, 64-bit
+    // keys, and (argsort) keys with values; elsewhere the row above's program.
+    {"radix.cpu=0,radix.onesweep=1,radix.regs=40,radix.regs64=48,radix.regs_pairs=48", Algorithm::radix,
+     kU32 | kI64, kOnesweepCpuMaxN},
     {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.bits=4,radix.wg=32,radix.items=3", Algorithm::radix,
      kU32 | kF64, kOnesweepCpuMaxN},
-    {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.bits=7,radix.wg=1024,radix.items=2", Algorithm::radix,
-     kF32 | kI64, kOnesweepCpuMaxN},
+    // On NVIDIA also caps above a 1024-wide group's share of the register file, which must be lowered to
+    // it or the launch fails.
+    {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.bits=7,radix.wg=1024,radix.items=2,radix.regs=255,"
+     "radix.regs64=255,radix.regs_pairs=255",
+     Algorithm::radix, kF32 | kI64, kOnesweepCpuMaxN},
 };
 
 // The sizes sort_with_tuning runs under variant v on sorter's device.

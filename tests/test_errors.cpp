@@ -238,6 +238,8 @@ TEST_CASE("bad tuning strings") {
                           "radix.match=2",
                           "radix.regs=15",
                           "radix.regs=256",
+                          "radix.regs64=15",
+                          "radix.regs_pairs=256",
                           "radix.items_small=33",
                           "radix.spins=4294967295",
                           "selection.wg=3",

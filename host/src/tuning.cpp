@@ -7,6 +7,8 @@
 #include <sstream>
 #include <vector>
 
+#include <CL/cl_ext.h>
+
 #include "check.hpp"
 
 namespace clsort::detail {
@@ -32,12 +34,15 @@ const Row k_table[] = {
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 100 Mkeys/s at 2^20 (11.5x std::sort, 7.3x Boost.Sort's "
      "parallel sort, 11.1x Boost.Compute in the same run)"},
     {"nvidia", "gpu", "",
-     "radix.wg=256 radix.items=24 radix.items64=22 radix.items_pairs=28 radix.items_small=8 radix.match=1 "
-     "radix.onesweep=1 radix.regs=64 "
+     "radix.wg=256 radix.items=24 radix.items64=21 radix.items_pairs=28 radix.items_small=8 radix.match=1 "
+     "radix.onesweep=1 radix.regs=64 radix.regs64=80 "
      "radix.groups=4096 "
      "bitonic.wg=512 bitonic.tile=8192"
      " selection.wg=256 bitonic.steps=6 selection.items=8 merge.wg=256 merge.items=12"
      " odd_even.wg=256 odd_even.tile=1024",
+     "H100 2026-11-23, radix.items64=21 radix.regs64=80 (3 work-groups per SM instead of 2 at 128 "
+     "registers): u64 Gkeys/s 2^24 14.10-14.25, 2^26 14.91-15.21, 2^28 15.59-15.65 (items64=22 uncapped: "
+     "13.10-13.13, 14.04-14.11, 14.42-14.43); "
      "H100 2026-11-23, radix.items_small=8: 2^16 u32 0.044-0.059 ms (24 items: 0.058-0.061), "
      "pairs 0.052-0.055 (0.066-0.073), u64 0.080-0.093 (0.099-0.103); 2^19 level or slower; "
      "H100 2026-11-22, u32 Gkeys/s at 2^24 / 2^26: radix 35.9 / 43.0 with radix.regs=64 (34.1 / 39.9 "
@@ -77,8 +82,9 @@ std::string Tuning::describe() const {
     << " radix.items64=" << radix_items64 << " radix.items_pairs=" << radix_items_pairs
     << " radix.items_small=" << radix_items_small << " radix.groups=" << radix_groups
     << " radix.cpu=" << radix_cpu << " radix.match=" << radix_match << " radix.onesweep=" << radix_onesweep
-    << " radix.regs=" << radix_regs << " radix.spins=" << radix_spins << " bitonic.wg=" << bitonic_wg
-    << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
+    << " radix.regs=" << radix_regs << " radix.regs64=" << radix_regs64
+    << " radix.regs_pairs=" << radix_regs_pairs << " radix.spins=" << radix_spins
+    << " bitonic.wg=" << bitonic_wg << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
     << " bitonic.cpu=" << bitonic_cpu << " selection.wg=" << selection_wg
     << " selection.items=" << selection_items << " merge.wg=" << merge_wg << " merge.items=" << merge_items
     << " merge.cpu=" << merge_cpu << " merge.chunk=" << merge_chunk << " odd_even.wg=" << odd_even_wg
@@ -149,10 +155,12 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
       range(radix_match, 0, 1);
     } else if (name == "radix.onesweep") {
       range(radix_onesweep, 0, 1);
-    } else if (name == "radix.regs") {
+    } else if (name == "radix.regs" || name == "radix.regs64" || name == "radix.regs_pairs") {
       if (value != 0 && (value < 16 || value > 255))
-        throw_argument_error(source, "radix.regs must be 0 (the compiler's choice) or 16..255");
-      radix_regs = unsigned(value);
+        throw_argument_error(source, name + " must be 0 (the compiler's choice) or 16..255");
+      (name == "radix.regs"     ? radix_regs
+       : name == "radix.regs64" ? radix_regs64
+                                : radix_regs_pairs) = unsigned(value);
     } else if (name == "radix.spins") {
       range(radix_spins, 0, 1ul << 31);
     } else if (name == "bitonic.wg") {
@@ -259,9 +267,12 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
     t.radix_items = t.radix_items_pairs;
   t.radix_match = match_fits();
   // The register cap is written into NVIDIA's PTX binaries (program_cache.cpp); elsewhere the compiler
-  // chooses. It is for 4-byte keys alone: the larger tiles of 64-bit keys and of pairs spill under a cap of
-  // 64 and ran at 0.5-0.8x of their uncapped speed on the H100.
-  if (!nvidia || key_bytes != 4 || value_bytes) t.radix_regs = 0;
+  // chooses. Each kernel kind has its own: a cap that pays for one tile spills another (docs/tuning.md).
+  if (value_bytes)
+    t.radix_regs = t.radix_regs_pairs;
+  else if (key_bytes == 8)
+    t.radix_regs = t.radix_regs64;
+  if (!nvidia) t.radix_regs = 0;
   if (!t.radix_match) t.radix_items = std::min(t.radix_items, 15u);
   // The portable scatter kernels hold a block of keys and values, per-digit arrays and about 44 bytes per
   // work-item of scan state. The multisplit ranking's counter and peer mask per warp and digit share
@@ -280,6 +291,16 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
   while (radix_bytes() > budget && t.radix_wg > wg_step)
     t.radix_wg = std::max(wg_step, t.radix_wg / 2 / wg_step * wg_step);
   while (radix_bytes() > budget && t.radix_bits > 4) --t.radix_bits;
+  // A cap above a work-group's share of the register file fails the launch (CL_OUT_OF_RESOURCES: 1024
+  // work-items at 80 registers on the H100), where the compiler alone would have fitted the group.
+  if (t.radix_regs) {
+    cl_uint file = 65536;  // registers per work-group on every NVIDIA GPU since Kepler
+    const std::string extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
+    if (extensions.find("cl_nv_device_attribute_query") != std::string::npos)
+      clGetDeviceInfo(device(), CL_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof file, &file, nullptr);
+    const unsigned share = unsigned(file / t.radix_wg / 8 * 8);  // allocated in steps of 8
+    t.radix_regs = share < 16 ? 0 : std::min(t.radix_regs, share);
+  }
   // Onesweep's histogram kernel counts every pass's digits in local memory at once.
   const std::size_t passes = (key_bytes * 8 + t.radix_bits - 1) / t.radix_bits;
   if (passes * (std::size_t(4) << t.radix_bits) > budget) t.radix_onesweep = 0;

@@ -20,11 +20,13 @@ struct Tuning {
   // Keys per work-item below half a tile per compute unit at radix.items (the fitted one: 64-bit keys and
   // pairs have their own); 0: radix.items at every n.
   unsigned radix_items_small = 0;
-  unsigned radix_groups = 1024;  // most work-groups per pass; each owns a contiguous run of blocks
-  unsigned radix_cpu = 0;        // 1: the CPU shape (an MSD pass over chunks, then one work-item per bucket)
-  unsigned radix_match = 0;      // 1: on NVIDIA GPUs, rank blocks by warp multisplit (inline PTX)
-  unsigned radix_onesweep = 0;   // 1: one histogram for all passes, decoupled look-back (after a self-test)
-  unsigned radix_regs = 0;       // registers per work-item, 4-byte keys alone (NVIDIA: PTX .maxnreg); 0: any
+  unsigned radix_groups = 1024;   // most work-groups per pass; each owns a contiguous run of blocks
+  unsigned radix_cpu = 0;         // 1: the CPU shape (an MSD pass over chunks, then one work-item per bucket)
+  unsigned radix_match = 0;       // 1: on NVIDIA GPUs, rank blocks by warp multisplit (inline PTX)
+  unsigned radix_onesweep = 0;    // 1: one histogram for all passes, decoupled look-back (after a self-test)
+  unsigned radix_regs = 0;        // registers per work-item, 4-byte keys alone (NVIDIA: PTX .maxnreg); 0: any
+  unsigned radix_regs64 = 0;      // the same for 64-bit keys
+  unsigned radix_regs_pairs = 0;  // the same for 4-byte keys with values
   // Onesweep: reads of an earlier tile's look-back word before counting its keys instead; 0: always count
   // (slow: tests)
   unsigned radix_spins = 1u << 20;
