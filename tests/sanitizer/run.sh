@@ -24,4 +24,21 @@ export CLSORT_PROPERTY_CASES=${CLSORT_PROPERTY_CASES:-150}
 # the two together took a third of the pass.
 tests='^(by_key/stability|errors|api/other|package/c_api|cli/.*|reliability/(faults|disk_cache|concurrency/.*|property))$'
 cd build-asan
-ctest -j "$jobs" --output-on-failure --timeout 900 -R "$tests"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+ctest -j "$jobs" --output-on-failure --timeout 900 -R "$tests" 2>&1 | tee "$log" || status=$?
+# LeakSanitizer's stop-the-world tracer sometimes crashes at process exit ("Tracer caught signal 11",
+# google/sanitizers#1353, open upstream): LSan failing to run, not a finding. Only when every failed
+# test shows that crash are they run once more, so a leak or a failing check still fails the pass.
+if [ "$status" -ne 0 ]; then
+  failed=$(grep -c -E '\*\*\*(Failed|Exception|Timeout)' "$log" || true)
+  crashed=$(grep -c 'Tracer caught signal' "$log" || true)
+  if [ "$failed" -gt 0 ] && [ "$crashed" -ge "$failed" ]; then
+    echo "sanitizer pass: LeakSanitizer's tracer crashed in $crashed test(s) (google/sanitizers#1353);" \
+      "running the failed tests once more"
+    status=0
+    ctest --rerun-failed --output-on-failure --timeout 900 || status=$?
+  fi
+fi
+exit "$status"
