@@ -26,7 +26,7 @@ struct Tuning {
   unsigned radix_onesweep = 0;    // 1: one histogram for all passes, decoupled look-back (after a self-test)
   unsigned radix_regs = 0;        // registers per work-item, 4-byte keys alone (NVIDIA: PTX .maxnreg); 0: any
   unsigned radix_regs64 = 0;      // the same for 64-bit keys
-  unsigned radix_regs_pairs = 0;  // the same for 4-byte keys with values
+  unsigned radix_regs_pairs = 0;  // the same for keys of either width with values
   // Onesweep: reads of an earlier tile's look-back word before counting its keys instead; 0: always count
   // (slow: tests)
   unsigned radix_spins = 1u << 20;
