@@ -123,6 +123,11 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
                                                      : std::to_string(lo) + ".." + std::to_string(hi)));
       field = unsigned(value);
     };
+    auto register_cap = [&](unsigned& field) {
+      if (value != 0 && (value < 16 || value > 255))
+        throw_argument_error(source, name + " must be 0 (the compiler's choice) or 16..255");
+      field = unsigned(value);
+    };
     auto pow2 = [&](unsigned& field) {
       if (!is_pow2(value) || value > 4096)
         throw_argument_error(source, name + " must be a power of two <= 4096");
@@ -155,12 +160,12 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
       range(radix_match, 0, 1);
     } else if (name == "radix.onesweep") {
       range(radix_onesweep, 0, 1);
-    } else if (name == "radix.regs" || name == "radix.regs64" || name == "radix.regs_pairs") {
-      if (value != 0 && (value < 16 || value > 255))
-        throw_argument_error(source, name + " must be 0 (the compiler's choice) or 16..255");
-      (name == "radix.regs"     ? radix_regs
-       : name == "radix.regs64" ? radix_regs64
-                                : radix_regs_pairs) = unsigned(value);
+    } else if (name == "radix.regs") {
+      register_cap(radix_regs);
+    } else if (name == "radix.regs64") {
+      register_cap(radix_regs64);
+    } else if (name == "radix.regs_pairs") {
+      register_cap(radix_regs_pairs);
     } else if (name == "radix.spins") {
       range(radix_spins, 0, 1ul << 31);
     } else if (name == "bitonic.wg") {
@@ -266,13 +271,6 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
   else if (key_bytes == 4 && value_bytes && t.radix_items_pairs)
     t.radix_items = t.radix_items_pairs;
   t.radix_match = match_fits();
-  // The register cap is written into NVIDIA's PTX binaries (program_cache.cpp); elsewhere the compiler
-  // chooses. Each kernel kind has its own: a cap that pays for one tile spills another (docs/tuning.md).
-  if (value_bytes)
-    t.radix_regs = t.radix_regs_pairs;
-  else if (key_bytes == 8)
-    t.radix_regs = t.radix_regs64;
-  if (!nvidia) t.radix_regs = 0;
   if (!t.radix_match) t.radix_items = std::min(t.radix_items, 15u);
   // The portable scatter kernels hold a block of keys and values, per-digit arrays and about 44 bytes per
   // work-item of scan state. The multisplit ranking's counter and peer mask per warp and digit share
@@ -291,8 +289,16 @@ Tuning fit_to_device(Tuning t, const cl::Device& device, unsigned key_bytes, uns
   while (radix_bytes() > budget && t.radix_wg > wg_step)
     t.radix_wg = std::max(wg_step, t.radix_wg / 2 / wg_step * wg_step);
   while (radix_bytes() > budget && t.radix_bits > 4) --t.radix_bits;
+  // The register cap is written into NVIDIA's PTX binaries (program_cache.cpp); elsewhere the compiler
+  // chooses. Each kernel kind has its own: a cap that pays for one tile spills another (docs/tuning.md).
   // A cap above a work-group's share of the register file fails the launch (CL_OUT_OF_RESOURCES: 1024
-  // work-items at 80 registers on the H100), where the compiler alone would have fitted the group.
+  // work-items at 80 registers on the H100), where the compiler alone would have fitted the group, so it
+  // is set once the work-group size is final.
+  if (value_bytes)
+    t.radix_regs = t.radix_regs_pairs;
+  else if (key_bytes == 8)
+    t.radix_regs = t.radix_regs64;
+  if (!nvidia) t.radix_regs = 0;
   if (t.radix_regs) {
     cl_uint file = 65536;  // registers per work-group on every NVIDIA GPU since Kepler
     const std::string extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
