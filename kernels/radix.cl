@@ -595,8 +595,9 @@ INLINE uint status_load(global uint* p) {
 // A tile's owner stores zeroes over its row, which is zero already (the launch before cleared it) and which
 // no other work-group writes, so no look-back can read a different value. It is for the cache: whole-sector
 // stores bring the row into L2 without reading memory, where the atomics that publish would each wait for
-// a DRAM read once the rows outgrow L2 (H100, Gkeys/s: u32 2^28 45.3 -> 46.6, u64 2^28 15.6 -> 16.3, level
-// at 2^24). NVIDIA only: the portable path's loads are atomic writes too, with which a plain store races.
+// a DRAM read once the rows outgrow L2 (H100, Gkeys/s: u32 2^28 45.3 -> 46.6, u64 2^24 14.2 -> 14.7 and
+// 2^28 15.6 -> 16.3, pairs level). NVIDIA only: the portable path's loads are atomic writes too, with
+// which a plain store races.
 INLINE void status_own_row(global uint* row) {
   for (uint d = get_local_id(0); d < RADIX; d += RADIX_WG) row[d] = 0;
 }
