@@ -32,46 +32,55 @@ std::size_t env_size(const char* name, std::size_t fallback) {
   return v && *v ? std::size_t(std::strtoull(v, nullptr, 0)) : fallback;
 }
 
+// One sort of n keys of type t by algorithm a, checked; mode 0: host keys, 1: host keys with 8-byte values,
+// 2: argsort, 3: device keys. Returns what went wrong, or nothing.
+std::string one_sort(clsort::Sorter& s, KeyType t, Order o, Algorithm a, std::size_t n, Dist d, int mode,
+                     std::mt19937_64& rng) {
+  const std::vector<std::uint64_t> keys = make_keys(t, d, n, rng);
+  std::vector<unsigned char> k = pack(t, keys);
+  if (mode == 0) {
+    s.sort_host(t, k.data(), n, nullptr, 0, {o, a});
+    return check_keys(t, o, keys, unpack(t, k.data(), n));
+  }
+  if (mode == 1) {
+    std::vector<unsigned char> v = make_values(n, 8, rng);
+    s.sort_host(t, k.data(), n, v.data(), 8, {o, a});
+    return check_pairs(t, o, keys, unpack(t, k.data(), n), value_indices(v, 8));
+  }
+  if (mode == 2) {
+    std::vector<std::uint32_t> perm(n);
+    s.argsort_host(t, k.data(), n, perm.data(), {o, a});
+    std::vector<std::uint64_t> out(n), index(n);
+    for (std::size_t j = 0; j < n; ++j) index[j] = perm[j], out[j] = keys[perm[j] % n];
+    return check_pairs(t, o, keys, out, index);
+  }
+  if (n == 0) return {};
+  cl::Buffer b(s.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(), k.data());
+  s.sort_buffer(t, b, nullptr, 0, n, {o, a}, {}).wait();
+  if (s.queue().enqueueReadBuffer(b, CL_TRUE, 0, k.size(), k.data()) != CL_SUCCESS) return "read failed";
+  return check_keys(t, o, keys, unpack(t, k.data(), n));
+}
+
+const Algorithm kAlgorithms[] = {Algorithm::radix, Algorithm::bitonic, Algorithm::selection,
+                                 Algorithm::automatic};
+
 // One thread's sorts; returns the failures (doctest assertions are not thread-safe: the main thread
 // reports them).
 std::vector<std::string> thread_sorts(clsort::Sorter& s, int thread, std::size_t sorts, std::uint64_t seed) {
   std::vector<std::string> failures;
   std::mt19937_64 rng(seed + std::uint64_t(thread) * 0x9E3779B97F4A7C15ull);
-  static const Algorithm algorithms[] = {Algorithm::radix, Algorithm::bitonic, Algorithm::selection,
-                                         Algorithm::automatic};
   for (std::size_t i = 0; i < sorts && failures.size() < 5; ++i) {
     const KeyType t = all_types()[rng() % 6];
     const Order o = rng() % 2 ? Order::descending : Order::ascending;
-    const Algorithm a = algorithms[rng() % 4];
+    const Algorithm a = kAlgorithms[rng() % 4];
     const std::size_t n = std::size_t(rng() % (a == Algorithm::selection ? 1500 : 4000));
     const Dist d = Dist(rng() % kDists);
-    const int mode = int(rng() % 4);  // host keys, host by key, argsort, device keys
-    const std::vector<std::uint64_t> keys = make_keys(t, d, n, rng);
+    const int mode = int(rng() % 4);
     std::string what = "thread " + std::to_string(thread) + " sort " + std::to_string(i) + " " +
                        clsort::to_string(a) + " " + clsort::to_string(t) + " " + clsort::to_string(o) +
                        " n=" + std::to_string(n) + " " + to_string(d) + " mode " + std::to_string(mode);
     try {
-      std::vector<unsigned char> k = pack(t, keys);
-      std::string e;
-      if (mode == 0) {
-        s.sort_host(t, k.data(), n, nullptr, 0, {o, a});
-        e = check_keys(t, o, keys, unpack(t, k.data(), n));
-      } else if (mode == 1) {
-        std::vector<unsigned char> v = make_values(n, 8, rng);
-        s.sort_host(t, k.data(), n, v.data(), 8, {o, a});
-        e = check_pairs(t, o, keys, unpack(t, k.data(), n), value_indices(v, 8));
-      } else if (mode == 2) {
-        std::vector<std::uint32_t> perm(n);
-        s.argsort_host(t, k.data(), n, perm.data(), {o, a});
-        std::vector<std::uint64_t> out(n), index(n);
-        for (std::size_t j = 0; j < n; ++j) index[j] = perm[j], out[j] = keys[perm[j] % n];
-        e = check_pairs(t, o, keys, out, index);
-      } else if (n > 0) {
-        cl::Buffer b(s.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(), k.data());
-        s.sort_buffer(t, b, nullptr, 0, n, {o, a}, {}).wait();
-        if (s.queue().enqueueReadBuffer(b, CL_TRUE, 0, k.size(), k.data()) != CL_SUCCESS) e = "read failed";
-        if (e.empty()) e = check_keys(t, o, keys, unpack(t, k.data(), n));
-      }
+      const std::string e = one_sort(s, t, o, a, n, d, mode, rng);
       if (!e.empty()) failures.push_back(what + ": " + e);
     } catch (const std::exception& ex) {
       failures.push_back(what + " threw: " + ex.what());
@@ -80,11 +89,38 @@ std::vector<std::string> thread_sorts(clsort::Sorter& s, int thread, std::size_t
   return failures;
 }
 
+// PoCL 3.1 aborts, now and then, when several queues run one kernel while it compiles a binary for a new
+// grid width of it: a PoCL bug (docs/reliability.md), likely whenever its kernel cache is cold. So every
+// kernel the threads can run is run first from this thread, on a Sorter with a context of its own, at
+// sizes across the threads' range: PoCL then only loads binaries while the threads run, and the threads
+// still race to build their programs in their own fresh context.
+std::vector<std::string> warm_up(const cl::Device& device) {
+  clsort::Sorter s(device);
+  std::vector<std::string> failures;
+  std::mt19937_64 rng(7);
+  for (std::size_t n : {1, 2, 3, 17, 64, 65, 257, 1025, 1499, 2049, 3999})
+    for (const Algorithm a : kAlgorithms)
+      for (const KeyType t : all_types())
+        for (int mode = 0; mode < 4; ++mode) {
+          if (a == Algorithm::selection && n >= 1500) continue;
+          try {
+            const std::string e = one_sort(s, t, Order::ascending, a, n, Dist::random, mode, rng);
+            if (!e.empty())
+              failures.push_back(std::string("warm-up ") + clsort::to_string(a) + " " + clsort::to_string(t) +
+                                 " n=" + std::to_string(n) + " mode " + std::to_string(mode) + ": " + e);
+          } catch (const std::exception& ex) {
+            failures.push_back("warm-up threw: " + std::string(ex.what()));
+          }
+        }
+  return failures;
+}
+
 TEST_CASE("concurrency: 8 threads x 200 mixed sorts on Sorters sharing one context") {
   const int threads = int(env_size("CLSORT_CONCURRENCY_THREADS", 8));
   const std::size_t sorts = env_size("CLSORT_CONCURRENCY_SORTS", 200);
   const std::uint64_t seed = env_size("CLSORT_CONCURRENCY_SEED", 0xC0C0);
   const cl::Device device = clsort::default_device();
+  for (const auto& f : warm_up(device)) FAIL_CHECK(f);
   // A fresh context: no program is built for it yet, so the threads' first sorts race to build them.
   const cl::Context context(device);
   std::vector<std::unique_ptr<clsort::Sorter>> sorters;
