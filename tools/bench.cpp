@@ -28,6 +28,7 @@ namespace clsort_cli {
 namespace {
 
 using bench::Contender;
+using bench::kDeviceWarmups;
 using bench::Row;
 using bench::Stage;
 using bench::Workload;
@@ -689,11 +690,6 @@ struct RepPolicy {
 std::string values_name(const Workload& in) {
   return !in.values ? "none" : in.value_bytes == 4 ? "u32" : "u64";
 }
-
-// Untimed device sorts right before a device row's timed ones, as CUB's anchor runs: the warm-up's check
-// on the host leaves the device idle long enough to lower its clocks, which a 2^16-key row of 0.05 ms
-// sorts feels (H100: f32 at 2^16 0.85x CUB without them, 1.33x with).
-constexpr int kDeviceWarmups = 3;
 
 Row measure(Contender& c, const Workload& in, const Reference& ref, const RepPolicy& policy, bool profile) {
   Row r;

@@ -126,8 +126,9 @@ void print_header(const Report& r) {
     std::printf("timing   median of %d repetition%s after one untimed warm-up; every output verified\n",
                 r.reps, r.reps == 1 ? "" : "s");
   std::printf(
-      "         device rows also sort three times untimed right before the timed repetitions, as\n"
-      "         CUB's anchor does: the warm-up's check on the host idles the device\n");
+      "         device rows also sort %d times untimed right before the timed repetitions, as\n"
+      "         CUB's anchor does: the warm-up's check on the host idles the device\n",
+      kDeviceWarmups);
   std::printf("\nColumns\n");
   print_line("%s", pairs ? "  n             number of (key, value) pairs sorted\n"
                          : "  n             number of keys sorted\n");

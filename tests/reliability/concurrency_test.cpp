@@ -61,8 +61,26 @@ std::string one_sort(clsort::Sorter& s, KeyType t, Order o, Algorithm a, std::si
   return check_keys(t, o, keys, unpack(t, k.data(), n));
 }
 
+// one_sort, described by `who` and its parameters when it fails or throws; nothing when it passed.
+std::string checked_sort(clsort::Sorter& s, const std::string& who, KeyType t, Order o, Algorithm a,
+                         std::size_t n, Dist d, int mode, std::mt19937_64& rng) {
+  const std::string what = who + " " + clsort::to_string(a) + " " + clsort::to_string(t) + " " +
+                           clsort::to_string(o) + " n=" + std::to_string(n) + " " + to_string(d) + " mode " +
+                           std::to_string(mode);
+  try {
+    const std::string e = one_sort(s, t, o, a, n, d, mode, rng);
+    return e.empty() ? e : what + ": " + e;
+  } catch (const std::exception& ex) {
+    return what + " threw: " + ex.what();
+  }
+}
+
 const Algorithm kAlgorithms[] = {Algorithm::radix, Algorithm::bitonic, Algorithm::selection,
                                  Algorithm::automatic};
+// Every sort by a has fewer keys than this: 1500 for the quadratic selection sort, 4000 for the others.
+std::size_t sizes_below(Algorithm a) {
+  return a == Algorithm::selection ? 1500 : 4000;
+}
 
 // One thread's sorts; returns the failures (doctest assertions are not thread-safe: the main thread
 // reports them).
@@ -73,18 +91,12 @@ std::vector<std::string> thread_sorts(clsort::Sorter& s, int thread, std::size_t
     const KeyType t = all_types()[rng() % 6];
     const Order o = rng() % 2 ? Order::descending : Order::ascending;
     const Algorithm a = kAlgorithms[rng() % 4];
-    const std::size_t n = std::size_t(rng() % (a == Algorithm::selection ? 1500 : 4000));
+    const std::size_t n = std::size_t(rng() % sizes_below(a));
     const Dist d = Dist(rng() % kDists);
     const int mode = int(rng() % 4);
-    std::string what = "thread " + std::to_string(thread) + " sort " + std::to_string(i) + " " +
-                       clsort::to_string(a) + " " + clsort::to_string(t) + " " + clsort::to_string(o) +
-                       " n=" + std::to_string(n) + " " + to_string(d) + " mode " + std::to_string(mode);
-    try {
-      const std::string e = one_sort(s, t, o, a, n, d, mode, rng);
-      if (!e.empty()) failures.push_back(what + ": " + e);
-    } catch (const std::exception& ex) {
-      failures.push_back(what + " threw: " + ex.what());
-    }
+    const std::string who = "thread " + std::to_string(thread) + " sort " + std::to_string(i);
+    const std::string e = checked_sort(s, who, t, o, a, n, d, mode, rng);
+    if (!e.empty()) failures.push_back(e);
   }
   return failures;
 }
@@ -102,15 +114,10 @@ std::vector<std::string> warm_up(const cl::Device& device) {
     for (const Algorithm a : kAlgorithms)
       for (const KeyType t : all_types())
         for (int mode = 0; mode < 4; ++mode) {
-          if (a == Algorithm::selection && n >= 1500) continue;
-          try {
-            const std::string e = one_sort(s, t, Order::ascending, a, n, Dist::random, mode, rng);
-            if (!e.empty())
-              failures.push_back(std::string("warm-up ") + clsort::to_string(a) + " " + clsort::to_string(t) +
-                                 " n=" + std::to_string(n) + " mode " + std::to_string(mode) + ": " + e);
-          } catch (const std::exception& ex) {
-            failures.push_back("warm-up threw: " + std::string(ex.what()));
-          }
+          if (n >= sizes_below(a)) continue;
+          const std::string e =
+              checked_sort(s, "warm-up", t, Order::ascending, a, n, Dist::random, mode, rng);
+          if (!e.empty()) failures.push_back(e);
         }
   return failures;
 }
