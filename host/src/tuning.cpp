@@ -34,7 +34,7 @@ const Row k_table[] = {
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 100 Mkeys/s at 2^20 (11.5x std::sort, 7.3x Boost.Sort's "
      "parallel sort, 11.1x Boost.Compute in the same run)"},
     {"nvidia", "gpu", "",
-     "radix.wg=256 radix.items=24 radix.items64=21 radix.items_pairs=28 radix.items_small=8 radix.match=1 "
+     "radix.wg=256 radix.items=24 radix.items64=21 radix.items_pairs=32 radix.items_small=8 radix.match=1 "
      "radix.onesweep=1 radix.regs=64 radix.regs64=80 "
      "radix.groups=4096 "
      "bitonic.wg=512 bitonic.tile=8192"
