@@ -229,8 +229,8 @@ INLINE void rank_keys(const ukey_t* k, uint shift, local uint* wcount, local uin
 
 #if VALUE_BYTES != 0
 // When the Onesweep pass loads the block's values. Early (before the look-back) hides the loads behind it;
-// late (after the keys are stored) keeps 32 values out of the registers while the keys are ranked, which
-// lets 4-byte keys take tiles of 32 without spilling: H100, u32 pairs Gkeys/s 2^26 26.9 -> 28.0, 2^28
+// late (after the keys are stored) keeps the values out of the registers while the keys go to local
+// memory, through the look-back and out, which lets 4-byte keys take tiles of 32 without spilling: H100, u32 pairs Gkeys/s 2^26 26.9 -> 28.0, 2^28
 // 28.1 -> 29.2 (28 keys early, 4 bytes of spill), 2^24 24.5 -> 24.3. 8-byte keys fill local memory
 // before registers (21 keys), and late loads cost them 3% at 2^26.
 #define VALUES_EARLY (KEY_BITS == 64)
