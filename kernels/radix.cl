@@ -230,9 +230,9 @@ INLINE void rank_keys(const ukey_t* k, uint shift, local uint* wcount, local uin
 #if VALUE_BYTES != 0
 // When the Onesweep pass loads the block's values. Early (before the look-back) hides the loads behind it;
 // late (after the keys are stored) keeps the values out of the registers while the keys go to local
-// memory, through the look-back and out, which lets 4-byte keys take tiles of 32 without spilling: H100, u32 pairs Gkeys/s 2^26 26.9 -> 28.0, 2^28
-// 28.1 -> 29.2 (28 keys early, 4 bytes of spill), 2^24 24.5 -> 24.3. 8-byte keys fill local memory
-// before registers (21 keys), and late loads cost them 3% at 2^26.
+// memory, through the look-back and out, which lets 4-byte keys take tiles of 32 without spilling: H100, u32
+// pairs Gkeys/s 2^26 26.9 -> 28.0, 2^28 28.1 -> 29.2 (28 keys early, 4 bytes of spill), 2^24 24.5 -> 24.3.
+// 8-byte keys fill local memory before registers (21 keys), and late loads cost them 3% at 2^26.
 #define VALUES_EARLY (KEY_BITS == 64)
 
 // Loads the block's values warp-striped, like count_block's keys (padding defined, never stored).
@@ -593,6 +593,11 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
 #define OS_COUNT 0x3FFFFFFFu      // hence n < 2^30
 #define OS_LOADS 4                // keys each work-item of the histogram loads before counting them
 
+// A row of look-back words: one per digit, for one tile.
+INLINE void zero_row(global uint* row) {
+  for (uint d = get_local_id(0); d < RADIX; d += RADIX_WG) row[d] = 0;
+}
+
 #ifdef RADIX_MATCH
 // NVIDIA: volatile loads go to L2, where the atomics that publish are performed; no read-modify-write
 // traffic on the words being waited for.
@@ -606,7 +611,7 @@ INLINE uint status_load(global uint* p) {
 // 2^28 15.6 -> 16.3, pairs level). NVIDIA only: the portable path's loads are atomic writes too, with
 // which a plain store races.
 INLINE void status_own_row(global uint* row) {
-  for (uint d = get_local_id(0); d < RADIX; d += RADIX_WG) row[d] = 0;
+  zero_row(row);
 }
 #else
 // OpenCL 1.2 promises nothing for plain loads racing with atomics, so the portable path reads atomically.
@@ -770,7 +775,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
   global uint* state = work + state_at;
   global uint* status = work + status_at;
   global uint* next_status = status + (size_t)((pass + 1) & 1) * tiles * RADIX;
-  for (uint d = lid; d < RADIX; d += RADIX_WG) next_status[(size_t)get_group_id(0) * RADIX + d] = 0;
+  zero_row(next_status + (size_t)get_group_id(0) * RADIX);
   global uint* my_status = status + (size_t)(pass & 1) * tiles * RADIX;
 
   const ulong same = passes_skipped(state, n);
