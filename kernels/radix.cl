@@ -146,28 +146,33 @@ INLINE uint warp_group_scan_exclusive(uint v, uint lane, uint warp, local uint* 
   VALUES(local value_t* const lv = (local value_t*)match_mem;) \
   local uint warp_tot[WARPS]
 
-// Loads the block [blk, blk + valid) of src warp-striped into k, encoding keys if asked, and counts
-// its digits: wcount then holds where each (digit, warp) run starts in the block's digit order, and
-// work-item d < RADIX gets the number of keys of digit d in the block (*count) and where they start
-// (*start). Warp w holds block positions [w * WARP_ITEMS, (w + 1) * WARP_ITEMS), item j of lane l being
-// position w * WARP_ITEMS + 32 j + l. Slots past the end hold the largest key: the largest digit and the
-// latest positions, so they rank last. Ends with a barrier.
-INLINE void count_block(global const ukey_t* src, uint blk, uint valid, uint shift, uint encode, uint kind,
-                        uint descending, ukey_t* k, local uint* wcount, local uint* wmask,
-                        local uint* warp_tot, uint* count, uint* start) {
-  const uint lid = get_local_id(0);
-  const uint lane = ptx_lane_id(), warp = lid / 32;
-  local uint* my_count = wcount + warp * RADIX;
-  local uint* my_mask = wmask + warp * RADIX;
-  for (uint d = lane; d < RADIX; d += 32) my_count[d] = my_mask[d] = 0;
-  // Every load is issued before any key is looked at: encoding as each key arrives made the compiler wait
-  // for each load in turn (the first pass took 0.14 ms instead of 0.10 at 2^24 u32 keys on the H100).
-  const uint first = warp * WARP_ITEMS + lane;
+// Loads the block [blk, blk + valid) of src warp-striped into k: warp w holds block positions
+// [w * WARP_ITEMS, (w + 1) * WARP_ITEMS), item j of lane l being position w * WARP_ITEMS + 32 j + l.
+// Every load is issued before any key is looked at: encoding as each key arrives made the compiler wait
+// for each load in turn (the first pass took 0.14 ms instead of 0.10 at 2^24 u32 keys on the H100).
+INLINE void load_keys(global const ukey_t* src, uint blk, uint valid, ukey_t* k) {
+  const uint first = get_local_id(0) / 32 * WARP_ITEMS + ptx_lane_id();
 #pragma unroll
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint p = first + 32 * j;
     k[j] = p < valid ? src[blk + p] : 0;
   }
+}
+
+// Counts the digits of the block that load_keys put into k, encoding its keys if asked: wcount then
+// holds where each (digit, warp) run starts in the block's digit order, and work-item d < RADIX gets the
+// number of keys of digit d in the block (*count) and where they start (*start). Slots past the end
+// become the largest key: the largest digit and the latest positions, so they rank last. Ends with a
+// barrier.
+INLINE void count_keys(uint valid, uint shift, uint encode, uint kind, uint descending, ukey_t* k,
+                       local uint* wcount, local uint* wmask, local uint* warp_tot, uint* count,
+                       uint* start) {
+  const uint lid = get_local_id(0);
+  const uint lane = ptx_lane_id(), warp = lid / 32;
+  local uint* my_count = wcount + warp * RADIX;
+  local uint* my_mask = wmask + warp * RADIX;
+  for (uint d = lane; d < RADIX; d += 32) my_count[d] = my_mask[d] = 0;
+  const uint first = warp * WARP_ITEMS + lane;
 #pragma unroll
   for (uint j = 0; j < RADIX_ITEMS; ++j)
     k[j] = first + 32 * j >= valid ? KEY_MAX : encode ? encode_key(k[j], kind, descending) : k[j];
@@ -194,7 +199,14 @@ INLINE void count_block(global const ukey_t* src, uint blk, uint valid, uint shi
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// Ranks the keys counted by count_block: to[j] is item j's place in the block's digit order. Item by item,
+INLINE void count_block(global const ukey_t* src, uint blk, uint valid, uint shift, uint encode, uint kind,
+                        uint descending, ukey_t* k, local uint* wcount, local uint* wmask,
+                        local uint* warp_tot, uint* count, uint* start) {
+  load_keys(src, blk, valid, k);
+  count_keys(valid, shift, encode, kind, descending, k, wcount, wmask, warp_tot, count, start);
+}
+
+// Ranks the keys counted by count_keys: to[j] is item j's place in the block's digit order. Item by item,
 // the lanes sharing a digit OR their bits into the digit's mask word, so each sees its peers; the lowest
 // of them advances the digit's counter by their number and clears the word, and each key's place is the
 // old counter plus its peers in lower lanes. Items in order and lanes in order within an item are input
@@ -235,7 +247,7 @@ INLINE void rank_keys(const ukey_t* k, uint shift, local uint* wcount, local uin
 // 8-byte keys fill local memory before registers (21 keys), and late loads cost them 3% at 2^26.
 #define VALUES_EARLY (KEY_BITS == 64)
 
-// Loads the block's values warp-striped, like count_block's keys (padding defined, never stored).
+// Loads the block's values warp-striped, like load_keys' keys (padding defined, never stored).
 INLINE void load_values(global const value_t* vsrc, uint blk, uint valid, value_t* v) {
   const uint first = get_local_id(0) / 32 * WARP_ITEMS + ptx_lane_id();
 #pragma unroll
@@ -625,6 +637,17 @@ INLINE void publish_count(global uint* status, uint t, uint d, uint count) {
   status_store(status + (size_t)t * RADIX + d, (t == 0 ? OS_PREFIX : OS_AGGREGATE) | count);
 }
 
+// 1 (set by the host; see radix.cpp for where): a work-group sorts tiles until none is left, loading the
+// next tile's keys as soon as this one's are in local memory, so that the loads overlap this tile's
+// look-back and scatter rather than open a new work-group's tile with nothing to hide them. It pays where
+// each work-group gets several tiles but the keys still fit L2 (u32 2^24, Gkeys/s: H200 40.9 -> 43.3-43.6,
+// H100 38.5-39.0 -> 40.2-40.6); at 2^28 it was level on the H200 and 6% slower on the H100. For 4-byte
+// keys alone: values and 64-bit keys need the registers the next keys would take (pairs 128 -> 199-244
+// registers, 64-bit keys 100 bytes of spill under their cap of 80, both 15-25% slower).
+#ifndef RADIX_PREFETCH
+#define RADIX_PREFETCH 0
+#endif
+
 // Predecessors' words read at once by the look-back: a walk over several tiles that have published only
 // their counts costs one memory latency per window instead of one per tile.
 #define OS_WINDOW 4
@@ -738,7 +761,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
 #pragma unroll
     for (uint h = 0; h < OS_LOADS; ++h)
       if (base + h * RADIX_WG + lid < end) {
-        const ukey_t key = encode_key(k[h], kind, descending);  // after every load went out (count_block)
+        const ukey_t key = encode_key(k[h], kind, descending);  // after every load went out (load_keys)
         for (uint q = 0; q < PASSES; ++q) atomic_inc(&hist[q * RADIX + digit_of(key, q * RADIX_BITS)]);
       }
   }
@@ -788,32 +811,49 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
 
   if (lid == 0) tile = atomic_inc(&state[OS_COUNTERS + pass]);
   barrier(CLK_LOCAL_MEM_FENCE);
-  const uint t = tile;
-  status_own_row(my_status + (size_t)t * RADIX);
-  const uint blk = t * RADIX_BLOCK;
-  const uint valid = min((uint)RADIX_BLOCK, n - blk);
   global const uint* hist = state + pass * RADIX;
 #ifdef RADIX_MATCH
+  uint t = tile;
+  if (RADIX_PREFETCH && t >= tiles) return;  // the same for the whole group
+  status_own_row(my_status + (size_t)t * RADIX);
   const uint lane = ptx_lane_id(), warp = lid / 32;
   // Work-item d owns digit d: keys of smaller digits.
   const uint smaller = warp_group_scan_exclusive(lid < RADIX ? hist[lid] : 0, lane, warp, warp_tot);
   ukey_t k[RADIX_ITEMS];
-  uint to[RADIX_ITEMS], dest[RADIX_ITEMS], count, start;
-  count_block(src, blk, valid, shift, encode, kind, descending, k, wcount, wmask, warp_tot, &count, &start);
-  if (lid < RADIX) publish_count(my_status, t, lid, count);
-  rank_keys(k, shift, wcount, wmask, to);
-  VALUES(value_t v[RADIX_ITEMS]; if (VALUES_EARLY) load_values(vsrc, blk, valid, v);)
+  load_keys(src, t * RADIX_BLOCK, min((uint)RADIX_BLOCK, n - t * RADIX_BLOCK), k);
+  for (;;) {  // once, unless RADIX_PREFETCH
+    const uint blk = t * RADIX_BLOCK;
+    const uint valid = min((uint)RADIX_BLOCK, n - blk);
+    uint to[RADIX_ITEMS], dest[RADIX_ITEMS], count, start;
+    count_keys(valid, shift, encode, kind, descending, k, wcount, wmask, warp_tot, &count, &start);
+    // The next tile is claimed here rather than as this one began: a claimed tile's counts are what later
+    // tiles' look-backs wait for, and this way they come out one ranking after the claim, not a tile.
+    if (RADIX_PREFETCH && lid == 0) tile = atomic_inc(&state[OS_COUNTERS + pass]);
+    if (lid < RADIX) publish_count(my_status, t, lid, count);
+    rank_keys(k, shift, wcount, wmask, to);
+    const uint next = RADIX_PREFETCH ? tile : tiles;
+    VALUES(value_t v[RADIX_ITEMS]; if (VALUES_EARLY) load_values(vsrc, blk, valid, v);)
 #pragma unroll
-  for (uint j = 0; j < RADIX_ITEMS; ++j) lk[to[j]] = k[j];
-  if (lid < RADIX)
-    gofs[lid] = smaller +
-                look_back(my_status, t, lid, count, state, spin_limit, a, b, n, pass, kind, descending) -
-                start;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  store_keys(lk, valid, shift, decode, kind, descending, gofs, dst, dest);
-  VALUES(if (!VALUES_EARLY) load_values(vsrc, blk, valid, v); exchange_values(v, to, lv);
-         store_values(lv, dest, valid, vdst);)
+    for (uint j = 0; j < RADIX_ITEMS; ++j) lk[to[j]] = k[j];
+    if (next < tiles) load_keys(src, next * RADIX_BLOCK, min((uint)RADIX_BLOCK, n - next * RADIX_BLOCK), k);
+    if (lid < RADIX)
+      gofs[lid] = smaller +
+                  look_back(my_status, t, lid, count, state, spin_limit, a, b, n, pass, kind, descending) -
+                  start;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    store_keys(lk, valid, shift, decode, kind, descending, gofs, dst, dest);
+    VALUES(if (!VALUES_EARLY) load_values(vsrc, blk, valid, v); exchange_values(v, to, lv);
+           store_values(lv, dest, valid, vdst);)
+    if (next >= tiles) break;
+    barrier(CLK_LOCAL_MEM_FENCE);  // the next tile's counters reuse lk's words, and its offsets gofs
+    t = next;
+    status_own_row(my_status + (size_t)t * RADIX);
+  }
 #else
+  const uint t = tile;
+  status_own_row(my_status + (size_t)t * RADIX);
+  const uint blk = t * RADIX_BLOCK;
+  const uint valid = min((uint)RADIX_BLOCK, n - blk);
   local ukey_t lk[RADIX_BLOCK];
   VALUES(local value_t lv[RADIX_BLOCK];)
   local uint start[RADIX], end[RADIX];

@@ -250,6 +250,39 @@ TEST_CASE("onesweep sorts in a row reuse the state the sort before zeroed") {
   }
 }
 
+// NVIDIA's multisplit pass of 4-byte keys alone may loop (radix.prefetch_max, RADIX_PREFETCH in radix.cl):
+// each work-group sorts tiles until none is left, claiming and loading its next tile while the last one is
+// ranked, looked back for and scattered. Sizes with more tiles than the device runs at once, so that
+// work-groups take second and later tiles, at the row's tile and at tiles of 512 keys. Devices without the
+// multisplit pass sort through plain Onesweep here (a CPU device small sizes only: its look-back is slow).
+TEST_CASE("onesweep's prefetching pass sorts every work-group's later tiles") {
+  clsort::Sorter s(shared_sorter().device());
+  const cl::Device device = s.device();
+  const bool cpu = device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU;
+  const std::size_t units = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+  std::uint64_t seed = 70;
+  for (const char* tuning : {"radix.cpu=0,radix.onesweep=1,radix.prefetch_max=4294967295",
+                             "radix.cpu=0,radix.onesweep=1,radix.prefetch_max=4294967295,radix.items=2"}) {
+    s.tune(tuning);
+    const std::size_t tile = plan_value(s, "radix.wg") * plan_value(s, "radix.items");
+    // The host prefetches from 8 tiles per compute unit; 12 (32 for the small tiles, of which more run at
+    // once) leave most work-groups several.
+    const std::size_t n = cpu ? 5 * tile + 3 : (tile < 4096 ? 32 : 12) * tile * units + 3;
+    for (Order order : both_orders()) {
+      for (Dist dist : {Dist::random, Dist::few_unique, Dist::sorted}) {
+        std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(dist, n, ++seed);
+        const std::vector<std::uint32_t> expected = reference_sort(keys, order);
+        s.sort(keys, {order, Algorithm::radix});
+        CHECK_MESSAGE(keys == expected, tuning << " u32 " << to_string(dist) << " n " << n);
+      }
+      std::vector<float> keys = make_keys<float>(Dist::float_specials, n, ++seed);
+      const std::vector<float> expected = reference_sort(keys, order);
+      s.sort(keys, {order, Algorithm::radix});
+      CHECK_MESSAGE(compare_sorted(expected, keys).empty(), tuning << " f32 specials n " << n);
+    }
+  }
+}
+
 TEST_CASE("plan, choose and names") {
   clsort::Sorter& s = shared_sorter();
   const clsort::DevicePlan plan = s.plan();

@@ -35,7 +35,7 @@ const Row k_table[] = {
      "parallel sort, 11.1x Boost.Compute in the same run)"},
     {"nvidia", "gpu", "",
      "radix.wg=256 radix.items=24 radix.items64=21 radix.items_pairs=32 radix.items_small=8 radix.match=1 "
-     "radix.onesweep=1 radix.regs=64 radix.regs64=80 "
+     "radix.onesweep=1 radix.regs=64 radix.regs64=80 radix.prefetch_max=33554432 "
      "radix.groups=4096 "
      "bitonic.wg=512 bitonic.tile=8192"
      " selection.wg=256 bitonic.steps=6 selection.items=8 merge.wg=256 merge.items=12"
@@ -86,12 +86,12 @@ std::string Tuning::describe() const {
     << " radix.items_small=" << radix_items_small << " radix.groups=" << radix_groups
     << " radix.cpu=" << radix_cpu << " radix.match=" << radix_match << " radix.onesweep=" << radix_onesweep
     << " radix.regs=" << radix_regs << " radix.regs64=" << radix_regs64
-    << " radix.regs_pairs=" << radix_regs_pairs << " radix.spins=" << radix_spins
-    << " bitonic.wg=" << bitonic_wg << " bitonic.tile=" << bitonic_tile << " bitonic.steps=" << bitonic_steps
-    << " bitonic.cpu=" << bitonic_cpu << " selection.wg=" << selection_wg
-    << " selection.items=" << selection_items << " merge.wg=" << merge_wg << " merge.items=" << merge_items
-    << " merge.cpu=" << merge_cpu << " merge.chunk=" << merge_chunk << " odd_even.wg=" << odd_even_wg
-    << " odd_even.tile=" << odd_even_tile << " auto.small_n=" << small_n;
+    << " radix.regs_pairs=" << radix_regs_pairs << " radix.prefetch_max=" << radix_prefetch_max
+    << " radix.spins=" << radix_spins << " bitonic.wg=" << bitonic_wg << " bitonic.tile=" << bitonic_tile
+    << " bitonic.steps=" << bitonic_steps << " bitonic.cpu=" << bitonic_cpu
+    << " selection.wg=" << selection_wg << " selection.items=" << selection_items << " merge.wg=" << merge_wg
+    << " merge.items=" << merge_items << " merge.cpu=" << merge_cpu << " merge.chunk=" << merge_chunk
+    << " odd_even.wg=" << odd_even_wg << " odd_even.tile=" << odd_even_tile << " auto.small_n=" << small_n;
   s << " host.chunk=" << host_chunk << " host.min=" << host_min << " host.threads=" << host_threads
     << " host.stream=" << host_stream;
   return s.str();
@@ -169,6 +169,8 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
       register_cap(radix_regs64);
     } else if (name == "radix.regs_pairs") {
       register_cap(radix_regs_pairs);
+    } else if (name == "radix.prefetch_max") {
+      range(radix_prefetch_max, 0, 0xFFFFFFFFul);
     } else if (name == "radix.spins") {
       range(radix_spins, 0, 1ul << 31);
     } else if (name == "bitonic.wg") {

@@ -27,6 +27,9 @@ struct Tuning {
   unsigned radix_regs = 0;        // registers per work-item, 4-byte keys alone (NVIDIA: PTX .maxnreg); 0: any
   unsigned radix_regs64 = 0;      // the same for 64-bit keys
   unsigned radix_regs_pairs = 0;  // the same for keys of either width with values
+  // Onesweep on NVIDIA, 4-byte keys alone: up to this n, each work-group sorts tiles until none is left and
+  // loads the next tile's keys during this one's look-back (kernels/radix.cl, RADIX_PREFETCH); 0: never
+  unsigned radix_prefetch_max = 0;
   // Onesweep: reads of an earlier tile's look-back word before counting its keys instead; 0: always count
   // (slow: tests)
   unsigned radix_spins = 1u << 20;
