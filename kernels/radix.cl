@@ -640,8 +640,9 @@ INLINE void publish_count(global uint* status, uint t, uint d, uint count) {
 // 1 (set by the host; see radix.cpp for where): a work-group sorts tiles until none is left, loading the
 // next tile's keys as soon as this one's are in local memory, so that the loads overlap this tile's
 // look-back and scatter rather than open a new work-group's tile with nothing to hide them. It pays where
-// each work-group gets several tiles but the keys still fit L2 (u32 2^24, Gkeys/s: H200 40.9 -> 43.3-43.6,
-// H100 38.5-39.0 -> 40.2-40.6); at 2^28 it was level on the H200 and 6% slower on the H100. For 4-byte
+// each work-group gets several tiles but the keys still fit L2 (u32 2^24, Gkeys/s, without and with it in
+// one command: H200 41.2-41.3 -> 43.5-43.6, H100 39.2 -> 41.1); at 2^28 it was level on the H200 and 6%
+// slower on the H100 (a variant that claimed the next tile as a tile started). For 4-byte
 // keys alone: values and 64-bit keys need the registers the next keys would take (pairs 128 -> 199-244
 // registers, 64-bit keys 100 bytes of spill under their cap of 80, both 15-25% slower).
 #ifndef RADIX_PREFETCH
