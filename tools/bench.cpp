@@ -121,55 +121,6 @@ double median(std::vector<double> v) {
 
 // ---- Data and verification.
 
-/// Uniformly random bit patterns; for floats only finite ones, so that every baseline's order (Boost's
-/// included) agrees with clsort's. With `specials`, one key in eight is an edge case instead: for floats
-/// NaNs of both signs with random payloads, infinities, both zeros and subnormals; for integers the
-/// extremes and zero.
-std::vector<unsigned char> random_keys(KeyType t, std::size_t n, unsigned seed, bool specials) {
-  const std::size_t w = clsort::key_size(t);
-  std::vector<unsigned char> out(n * w);
-  std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + unsigned(t));
-  visit_key_type(t, [&](auto tag) {
-    using K = typename decltype(tag)::type;
-    using U = clsort::key_bits_t<K>;
-    using L = std::numeric_limits<K>;
-    for (std::size_t i = 0; i < n; ++i) {
-      K k;
-      const std::uint64_t pick = rng();
-      if (specials && pick % 8 == 0) {
-        if constexpr (std::is_floating_point_v<K>) {
-          constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-          const U exponent = U(~U(0) >> 1) & ~U(L::denorm_min() == 0 ? 0 : (U(1) << (L::digits - 1)) - 1);
-          const U payload = U(rng()) & ((U(1) << (L::digits - 1)) - 1);
-          const U options[] = {exponent | payload | (U(1) << (L::digits - 2)),         // quiet NaN
-                               sign | exponent | payload | (U(1) << (L::digits - 2)),  // negative NaN
-                               exponent,
-                               sign | exponent,  // +-inf
-                               0,
-                               sign,                                         // +-0
-                               U(rng()) & ((U(1) << (L::digits - 1)) - 1)};  // subnormal
-          const U bits = options[(pick >> 8) % 7];
-          std::memcpy(&k, &bits, sizeof k);
-        } else {
-          const K options[] = {L::min(), L::max(), K(0)};
-          k = options[(pick >> 8) % 3];
-        }
-      } else {
-        for (;;) {
-          const std::uint64_t bits = rng();
-          std::memcpy(&k, &bits, sizeof k);
-          if constexpr (std::is_floating_point_v<K>) {
-            if (!std::isfinite(k)) continue;
-          }
-          break;
-        }
-      }
-      std::memcpy(out.data() + i * w, &k, w);
-    }
-  });
-  return out;
-}
-
 /// Each key's input index as a value of `value_bytes`, so that verification knows where every value came
 /// from: pairing and stability are checked exactly.
 std::vector<unsigned char> index_values(std::size_t n, std::size_t value_bytes) {

@@ -1,11 +1,16 @@
-// Shared helpers of the clsort command line: key type names, device opening and description, and the
-// number formats every table uses.
+// Shared helpers of the clsort command line and its probes: key type names, device opening and
+// description, random keys, and the number formats every table uses.
 #include "cli_common.hpp"
+
+#include <clsort/key_transform.hpp>
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <limits>
+#include <random>
+#include <type_traits>
 
 namespace clsort_cli {
 
@@ -123,6 +128,51 @@ std::string now_string() {
   char buf[64];
   std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M %Z", std::localtime(&t));
   return buf;
+}
+
+std::vector<unsigned char> random_keys(clsort::KeyType t, std::size_t n, unsigned seed, bool specials) {
+  const std::size_t w = clsort::key_size(t);
+  std::vector<unsigned char> out(n * w);
+  std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + unsigned(t));
+  visit_key_type(t, [&](auto tag) {
+    using K = typename decltype(tag)::type;
+    using U = clsort::key_bits_t<K>;
+    using L = std::numeric_limits<K>;
+    for (std::size_t i = 0; i < n; ++i) {
+      K k;
+      const std::uint64_t pick = rng();
+      if (specials && pick % 8 == 0) {
+        if constexpr (std::is_floating_point_v<K>) {
+          constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+          const U exponent = U(~U(0) >> 1) & ~U(L::denorm_min() == 0 ? 0 : (U(1) << (L::digits - 1)) - 1);
+          const U payload = U(rng()) & ((U(1) << (L::digits - 1)) - 1);
+          const U options[] = {exponent | payload | (U(1) << (L::digits - 2)),         // quiet NaN
+                               sign | exponent | payload | (U(1) << (L::digits - 2)),  // negative NaN
+                               exponent,
+                               sign | exponent,  // +-inf
+                               0,
+                               sign,                                         // +-0
+                               U(rng()) & ((U(1) << (L::digits - 1)) - 1)};  // subnormal
+          const U bits = options[(pick >> 8) % 7];
+          std::memcpy(&k, &bits, sizeof k);
+        } else {
+          const K options[] = {L::min(), L::max(), K(0)};
+          k = options[(pick >> 8) % 3];
+        }
+      } else {
+        for (;;) {
+          const std::uint64_t bits = rng();
+          std::memcpy(&k, &bits, sizeof k);
+          if constexpr (std::is_floating_point_v<K>) {
+            if (!std::isfinite(k)) continue;
+          }
+          break;
+        }
+      }
+      std::memcpy(out.data() + i * w, &k, w);
+    }
+  });
+  return out;
 }
 
 }  // namespace clsort_cli

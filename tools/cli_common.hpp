@@ -1,5 +1,5 @@
-// Shared by the clsort subcommands: the error that maps to exit status 1, key-type dispatch, device
-// opening and number formatting.
+// Shared by the clsort subcommands and the probes: the error that maps to exit status 1, key-type
+// dispatch, device opening, random keys and number formatting.
 #pragma once
 
 #include <clsort/clsort.hpp>
@@ -52,6 +52,12 @@ cl::Device open_device(const std::string& spec);
 /// "pthread-skylake (Portable Computing Language), CPU, 2 compute units, 4.6 GiB"
 std::string describe_device(const cl::Device& d);
 std::string device_type_name(cl_device_type type);
+
+/// Uniformly random bit patterns, n keys of type t as bytes; for floats only finite ones, so that every
+/// baseline's order (Boost's included) agrees with clsort's. With `specials`, one key in eight is an edge
+/// case instead: for floats NaNs of both signs with random payloads, infinities, both zeros and
+/// subnormals; for integers the extremes and zero.
+std::vector<unsigned char> random_keys(clsort::KeyType t, std::size_t n, unsigned seed, bool specials);
 
 /// 1536 -> "1.5 KiB"
 std::string format_bytes(std::uint64_t bytes);

@@ -3,11 +3,14 @@
 // Run-to-run spread on a shared GPU (1-3% between machine starts) is as large as most tuning gains, so
 // a variant is only worth keeping against its reference measured beside it. Each variant gets its own
 // Sorter (its own programs); every round times each (type, n, variant) in turn, REPS device sorts back
-// to back on keys already on the device, and prints the median. Every output is checked in O(n): sorted,
-// the same bit patterns (sum and xor), and for pairs each value still names its key. With --profile the
+// to back on keys already on the device, and prints the median. The keys (the bench's random keys, so
+// finite floats) are made once per (type, n) and shared by the variants. Every output is checked in O(n),
+// as a full reference sort of 2^28 keys would take longer than the sorts: sorted, the same bit patterns
+// (sum and xor), and with --values each value (its key's input index) still names its key. With --profile the
 // Sorters time their kernels (a profiling queue) and the Onesweep histogram and passes are printed too.
 //
-//   clsort_probe_tuning --types u32,pairs --sizes 24,26 --variant "" --variant "radix.items=20" --rounds 2
+//   clsort_probe_tuning --types u32,f32 --sizes 2^24,2^26 --variant "" --variant "radix.items=20" --rounds 2
+//   clsort_probe_tuning --values --sizes 2^24 --variant "" --variant "radix.items_pairs=28"
 //
 // docs/benchmarks.md calls it the sweep driver; docs/tuning.md says how a row is measured with it.
 #include <CLI/CLI.hpp>
@@ -18,12 +21,15 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <random>
 #include <string>
-#include <type_traits>
 #include <vector>
 
+#include "../cli_common.hpp"
+
 namespace {
+
+using clsort::KeyType;
+using clsort_cli::visit_key_type;
 
 struct Timing {
   double ms = 0, histogram_ms = 0, passes_ms = 0;
@@ -31,52 +37,57 @@ struct Timing {
 };
 
 double median(std::vector<double> v) {
-  if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
 
-template <class K>
-std::vector<K> random_keys(std::size_t n) {
-  std::mt19937_64 g(42);
-  std::vector<K> h(n);
-  for (auto& x : h) {
-    if constexpr (std::is_same_v<K, float>) {
-      const auto bits = std::uint32_t(g());
-      std::memcpy(&x, &bits, 4);
-      if (x != x) x = 0;  // NaNs have no place in is_sorted's check
-    } else {
-      x = K(g());
-    }
-  }
-  return h;
-}
+// One (type, n)'s input, shared by every variant: the keys' bytes and the O(n) check's sum and xor of
+// their bit patterns.
+struct Input {
+  std::size_t n, width;
+  std::vector<unsigned char> keys;
+  std::uint64_t sum = 0, xor_ = 0;
+};
 
-template <class K>
-std::uint64_t bits_of(const K& k) {
+std::uint64_t key_bits(const unsigned char* p, std::size_t width) {
   std::uint64_t b = 0;
-  std::memcpy(&b, &k, sizeof(K));
+  std::memcpy(&b, p, width);
   return b;
 }
 
+constexpr std::uint64_t kMix = 0x9E3779B97F4A7C15ull;
+
+Input make_input(KeyType type, std::size_t n) {
+  Input in{n, clsort::key_size(type), clsort_cli::random_keys(type, n, 42, false)};
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t b = key_bits(&in.keys[i * in.width], in.width);
+    in.sum += b * kMix;
+    in.xor_ ^= b;
+  }
+  return in;
+}
+
 template <class K>
-Timing time_sorts(clsort::Sorter& s, std::size_t n, bool pairs, int reps) {
-  const auto h = random_keys<K>(n);
-  std::vector<std::uint32_t> hv(n);
-  for (std::size_t i = 0; i < n; ++i) hv[i] = std::uint32_t(i);
+Timing time_sorts(clsort::Sorter& s, const Input& in, bool values, int reps) {
+  const std::size_t n = in.n, key_bytes = n * sizeof(K);
   auto& q = s.queue();
-  const auto key_bytes = n * sizeof(K);
   cl::Buffer src(s.context(), CL_MEM_READ_WRITE, key_bytes), work(s.context(), CL_MEM_READ_WRITE, key_bytes);
-  cl::Buffer vsrc(s.context(), CL_MEM_READ_WRITE, n * 4), vwork(s.context(), CL_MEM_READ_WRITE, n * 4);
-  q.enqueueWriteBuffer(src, CL_TRUE, 0, key_bytes, h.data());
-  q.enqueueWriteBuffer(vsrc, CL_TRUE, 0, n * 4, hv.data());
+  q.enqueueWriteBuffer(src, CL_TRUE, 0, key_bytes, in.keys.data());
+  cl::Buffer vsrc, vwork;
+  if (values) {
+    std::vector<std::uint32_t> index(n);
+    for (std::size_t i = 0; i < n; ++i) index[i] = std::uint32_t(i);
+    vsrc = cl::Buffer(s.context(), CL_MEM_READ_WRITE, n * 4);
+    vwork = cl::Buffer(s.context(), CL_MEM_READ_WRITE, n * 4);
+    q.enqueueWriteBuffer(vsrc, CL_TRUE, 0, n * 4, index.data());
+  }
   std::vector<double> ts, hist, passes;
   for (int r = 0; r < reps + 2; ++r) {  // two warm-ups: builds, the Onesweep self-test, first touches
     q.enqueueCopyBuffer(src, work, 0, 0, key_bytes);
-    if (pairs) q.enqueueCopyBuffer(vsrc, vwork, 0, 0, n * 4);
+    if (values) q.enqueueCopyBuffer(vsrc, vwork, 0, 0, n * 4);
     q.finish();
     const auto t0 = std::chrono::steady_clock::now();
-    cl::Event e = pairs ? s.sort_by_key<K, std::uint32_t>(work, vwork, n) : s.sort<K>(work, n);
+    cl::Event e = values ? s.sort_by_key<K, std::uint32_t>(work, vwork, n) : s.sort<K>(work, n);
     e.wait();
     const auto t1 = std::chrono::steady_clock::now();
     if (r < 2) continue;
@@ -92,29 +103,18 @@ Timing time_sorts(clsort::Sorter& s, std::size_t n, bool pairs, int reps) {
     passes.push_back(pm);
   }
   std::vector<K> out(n);
-  std::vector<std::uint32_t> ov(n);
+  std::vector<std::uint32_t> index(values ? n : 0);
   q.enqueueReadBuffer(work, CL_TRUE, 0, key_bytes, out.data());
-  if (pairs) q.enqueueReadBuffer(vwork, CL_TRUE, 0, n * 4, ov.data());
+  if (values) q.enqueueReadBuffer(vwork, CL_TRUE, 0, n * 4, index.data());
   bool ok = std::is_sorted(out.begin(), out.end());
-  std::uint64_t s_in = 0, x_in = 0, s_out = 0, x_out = 0;
+  std::uint64_t sum = 0, xor_ = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t a = bits_of(h[i]), b = bits_of(out[i]);
-    s_in += a * 0x9E3779B97F4A7C15ull;
-    x_in ^= a;
-    s_out += b * 0x9E3779B97F4A7C15ull;
-    x_out ^= b;
-    if (pairs && (ov[i] >= n || bits_of(h[ov[i]]) != b)) ok = false;
+    const std::uint64_t b = key_bits(reinterpret_cast<const unsigned char*>(&out[i]), sizeof(K));
+    sum += b * kMix;
+    xor_ ^= b;
+    if (values && (index[i] >= n || key_bits(&in.keys[index[i] * sizeof(K)], sizeof(K)) != b)) ok = false;
   }
-  return {median(ts), median(hist), median(passes), ok && s_in == s_out && x_in == x_out};
-}
-
-Timing time_type(clsort::Sorter& s, const std::string& type, std::size_t n, int reps) {
-  if (type == "u32") return time_sorts<std::uint32_t>(s, n, false, reps);
-  if (type == "i32") return time_sorts<std::int32_t>(s, n, false, reps);
-  if (type == "f32") return time_sorts<float>(s, n, false, reps);
-  if (type == "u64") return time_sorts<std::uint64_t>(s, n, false, reps);
-  if (type == "pairs") return time_sorts<std::uint32_t>(s, n, true, reps);
-  return time_sorts<std::uint64_t>(s, n, true, reps);  // u64pairs
+  return {median(ts), median(hist), median(passes), ok && sum == in.sum && xor_ == in.xor_};
 }
 
 }  // namespace
@@ -122,19 +122,19 @@ Timing time_type(clsort::Sorter& s, const std::string& type, std::size_t n, int 
 int main(int argc, char** argv) {
   CLI::App app("clsort_probe_tuning: tuning strings against each other, alternating in one process",
                "clsort_probe_tuning");
-  std::vector<std::string> types{"u32"}, variants;
-  std::vector<unsigned> sizes{24};
+  std::vector<std::string> types{"u32"}, sizes{"2^24"}, variants;
   int rounds = 2, reps = 7;
-  bool profile = false;
+  bool values = false, profile = false;
   std::string device;
-  app.add_option("--types", types, "u32, i32, f32, u64, pairs (u32 keys, u32 values), u64pairs")
+  app.add_option("--types", types, "key types, comma-separated: u32, i32, f32, u64, i64, f64")
       ->delimiter(',')
-      ->check(CLI::IsMember({"u32", "i32", "f32", "u64", "pairs", "u64pairs"}));
-  app.add_option("--sizes", sizes, "log2 of n, comma-separated")->delimiter(',')->check(CLI::Range(0u, 31u));
+      ->check(CLI::IsMember(clsort_cli::key_type_names()));
+  app.add_option("--sizes", sizes, "n, comma-separated (1000, 2^20, 1e6, 4Ki)")->delimiter(',');
+  app.add_flag("--values", values, "sort u32 values (each key's input index) with the keys");
   app.add_option(
       "--variant", variants,
       "a tuning string (as CLSORT_TUNING) applied over the device's row; repeat it; \"\" is the row "
-      "itself, which runs first when no variant is given");
+      "itself, which runs alone when no variant is given");
   app.add_option("--rounds", rounds, "times each (type, n, variant) is measured, alternating")
       ->check(CLI::Range(1, 1000));
   app.add_option("--reps", reps, "sorts per measurement; the median is printed")->check(CLI::Range(1, 10000));
@@ -146,8 +146,10 @@ int main(int argc, char** argv) {
   if (variants.empty()) variants.push_back("");
 
   try {
-    const cl::Device dev = device.empty() ? clsort::default_device() : clsort::select_device(device);
-    std::printf("device %s\n", dev.getInfo<CL_DEVICE_NAME>().c_str());
+    std::vector<std::size_t> ns;
+    for (const auto& text : sizes) ns.push_back(clsort_cli::parse_size(text));
+    const cl::Device dev = clsort_cli::open_device(device);
+    std::printf("device %s\n", clsort_cli::describe_device(dev).c_str());
     std::vector<clsort::Sorter> sorters;
     for (const auto& v : variants) {
       sorters.emplace_back(dev, profile);
@@ -155,13 +157,17 @@ int main(int argc, char** argv) {
     }
     bool all_ok = true;
     for (int round = 0; round < rounds; ++round)
-      for (const auto& type : types)
-        for (const unsigned lg : sizes) {
-          const std::size_t n = std::size_t(1) << lg;
+      for (const auto& name : types)
+        for (const std::size_t n : ns) {
+          const KeyType type = clsort_cli::parse_key_type(name);
+          const Input in = make_input(type, n);
           for (std::size_t i = 0; i < variants.size(); ++i) {
-            const Timing t = time_type(sorters[i], type, n, reps);
+            const Timing t = visit_key_type(type, [&](auto tag) {
+              return time_sorts<typename decltype(tag)::type>(sorters[i], in, values, reps);
+            });
             all_ok = all_ok && t.ok;
-            std::printf("round %d %-8s 2^%-2u %-45s %9.4f ms %8.2f Gkeys/s", round, type.c_str(), lg,
+            std::printf("round %d %s%s %-6s %-45s %9.4f ms %8.2f Gkeys/s", round, name.c_str(),
+                        values ? "+u32" : "    ", clsort_cli::format_n(n).c_str(),
                         variants[i].empty() ? "(row)" : variants[i].c_str(), t.ms, double(n) / t.ms / 1e6);
             if (profile) std::printf("  histogram %.4f ms, passes %.4f ms", t.histogram_ms, t.passes_ms);
             std::printf("  %s\n", t.ok ? "ok" : "WRONG");
