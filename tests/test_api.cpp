@@ -250,11 +250,12 @@ TEST_CASE("onesweep sorts in a row reuse the state the sort before zeroed") {
   }
 }
 
-// NVIDIA's multisplit pass of 4-byte keys alone may loop (radix.prefetch_max, RADIX_PREFETCH in radix.cl):
-// each work-group sorts tiles until none is left, claiming and loading its next tile while the last one is
-// ranked, looked back for and scattered. Sizes with more tiles than the device runs at once, so that
-// work-groups take second and later tiles, at the row's tile and at tiles of 512 keys. Devices without the
-// multisplit pass sort through plain Onesweep here (a CPU device small sizes only: its look-back is slow).
+// NVIDIA's multisplit pass of 4-byte keys alone may loop (radix.prefetch_max, RADIX_PREFETCH in
+// radix_onesweep.cl): each work-group sorts tiles until none is left, claiming and loading its next tile
+// while the last one is ranked, looked back for and scattered. Sizes with more tiles than the device runs at
+// once, so that work-groups take second and later tiles, at the row's tile and at tiles of 512 keys. Devices
+// without the multisplit pass sort through plain Onesweep here (a CPU device small sizes only: its look-back
+// is slow).
 TEST_CASE("onesweep's prefetching pass sorts every work-group's later tiles") {
   clsort::Sorter s(shared_sorter().device());
   const cl::Device device = s.device();
@@ -375,16 +376,14 @@ const Variant kOnesweepVariants[] = {
     // The look-back's recount, which a tile waited for in vain gets: with no waiting at all, every tile
     // recounts every earlier one (on NVIDIA the multisplit program's, elsewhere the portable one's).
     {"radix.cpu=0,radix.onesweep=1,radix.spins=0", Algorithm::radix, kU32 | kF64, kOnesweepCpuMaxN},
-    // On NVIDIA register caps in the PTX tight enough to spill, one per kernel kind: 32-bit keys, 64-bit
-    // keys, and (argsort) keys with values; elsewhere the row above's program.
-    {"radix.cpu=0,radix.onesweep=1,radix.regs=40,radix.regs64=48,radix.regs_pairs=48", Algorithm::radix,
-     kU32 | kI64, kOnesweepCpuMaxN},
+    // On NVIDIA a register cap in the PTX tight enough to spill, for every kernel kind: 32-bit keys,
+    // 64-bit keys, and (argsort) keys with values; elsewhere the row above's program.
+    {"radix.cpu=0,radix.onesweep=1,radix.regs=40", Algorithm::radix, kU32 | kI64, kOnesweepCpuMaxN},
     {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.bits=4,radix.wg=32,radix.items=3", Algorithm::radix,
      kU32 | kF64, kOnesweepCpuMaxN},
     // On NVIDIA also caps above a 1024-wide group's share of the register file, which must be lowered to
     // it or the launch fails.
-    {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.bits=7,radix.wg=1024,radix.items=2,radix.regs=255,"
-     "radix.regs64=255,radix.regs_pairs=255",
+    {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.bits=7,radix.wg=1024,radix.items=2,radix.regs=255",
      Algorithm::radix, kF32 | kI64, kOnesweepCpuMaxN},
 };
 

@@ -261,20 +261,27 @@ TEST_CASE("bad tuning strings") {
   s.tune("radix.wg=384, bitonic.tile=1024");
   CHECK(s.plan().tuning.find("radix.wg=384 ") != std::string::npos);
   CHECK(s.plan().tuning.find("bitonic.tile=1024 ") != std::string::npos);
-  // radix.items alone sets every key type's tile at every n, even where the device's row has values for
-  // 64-bit keys, pairs and small n.
-  s.tune("radix.items64=9,radix.items_pairs=7,radix.items_small=4");
-  CHECK(plan_value(s, "radix.items64") == 9);
-  CHECK(plan_value(s, "radix.items_pairs") == 7);
-  CHECK(plan_value(s, "radix.items_small") == 4);
-  s.tune("radix.items=5");
-  CHECK(plan_value(s, "radix.items64") == 0);
-  CHECK(plan_value(s, "radix.items_pairs") == 0);
-  CHECK(plan_value(s, "radix.items_small") == 0);
-  s.tune("radix.items=6 radix.items64=11 radix.items_small=3");
-  CHECK(plan_value(s, "radix.items64") == 11);
-  CHECK(plan_value(s, "radix.items_pairs") == 0);
-  CHECK(plan_value(s, "radix.items_small") == 3);
+  // An override sets every key and value width, also where the device's table has rows for some only.
+  s.tune("radix.items=5,radix.items_small=4");
+  const std::pair<clsort::KeyType, std::size_t> widths[] = {{clsort::KeyType::u32, 0},
+                                                            {clsort::KeyType::u64, 0},
+                                                            {clsort::KeyType::u32, 4},
+                                                            {clsort::KeyType::f64, 8}};
+  for (const auto& [type, value_bytes] : widths) {
+    CAPTURE(clsort::to_string(type));
+    CAPTURE(value_bytes);
+    const clsort::SortPlan p =
+        s.plan(type, 1 << 20, value_bytes, {clsort::Order::ascending, Algorithm::radix});
+    CHECK(p.algorithm == Algorithm::radix);
+    CHECK(p.tuning.find("radix.items=5 ") != std::string::npos);
+    CHECK(p.tuning.find("radix.items_small=4 ") != std::string::npos);
+    CHECK(p.shape.rfind("radix: ", 0) == 0);
+    CHECK(p.build_options.find("-DKEY_BITS=" + std::to_string(clsort::key_size(type) * 8)) !=
+          std::string::npos);
+    CHECK(p.build_options.find("-DVALUE_BYTES=" + std::to_string(value_bytes)) != std::string::npos);
+  }
+  // Old per-width names are refused rather than ignored.
+  CHECK(thrown([&] { s.tune("radix.items64=9"); }));
 
   // CLSORT_TUNING is read when a Sorter is made.
   {
@@ -293,7 +300,7 @@ std::filesystem::path broken_kernel_dir() {
   fs::create_directories(dir);
   for (const auto& f : fs::directory_iterator(CLSORT_TEST_KERNEL_SOURCE_DIR))
     if (f.path().extension() == ".cl") fs::copy_file(f.path(), dir / f.path().filename());
-  std::ofstream(dir / "radix.cl", std::ios::app)
+  std::ofstream(dir / "radix_common.cl", std::ios::app)
       << "\nkernel void clsort_test_broken(global uint* p) { p[0] = clsort_test_undeclared_name; }\n";
   return dir;
 }

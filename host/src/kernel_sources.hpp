@@ -8,7 +8,7 @@
 namespace clsort::detail {
 
 struct EmbeddedKernel {
-  const char* name;  // file name, e.g. "radix.cl"
+  const char* name;  // file name, e.g. "radix_common.cl"
   const char* data;
   std::size_t size;
 };

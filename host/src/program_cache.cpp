@@ -21,7 +21,7 @@ struct Entry {
   std::once_flag once;
   cl::Program program;
 };
-using Key = std::tuple<cl_context, cl_device_id, std::uint64_t, std::string>;
+using Key = std::tuple<cl_context, cl_device_id, std::uint64_t, std::string, unsigned>;
 
 std::mutex& cache_mutex() {
   static std::mutex m;
@@ -94,17 +94,9 @@ std::vector<unsigned char> ptx_with_register_cap(const std::vector<unsigned char
   return std::vector<unsigned char>(ptx.begin(), ptx.end() + 1);  // with the terminating NUL
 }
 
-// The register cap that options ask for (-DPTX_MAXNREG=N, see kernels/radix.cl); 0 for none.
-unsigned requested_register_cap(const std::string& options) {
-  const std::string flag = "-DPTX_MAXNREG=";
-  const std::size_t at = options.find(flag);
-  return at == std::string::npos ? 0
-                                 : unsigned(std::strtoul(options.c_str() + at + flag.size(), nullptr, 10));
-}
-
 cl::Program build(const cl::Context& context, const cl::Device& device, const std::string& source,
-                  const std::string& options) {
-  const std::string key = disk_key(device, source, options);
+                  const std::string& options, unsigned register_cap) {
+  const std::string key = disk_key(device, source, options) + "|maxnreg=" + std::to_string(register_cap);
   if (cl::Program cached = load_binary(context, device, key, options); cached()) return cached;
   cl_int status = CL_SUCCESS;
   cl::Program program(context, source, false, &status);
@@ -118,7 +110,7 @@ cl::Program build(const cl::Context& context, const cl::Device& device, const st
                     " (options: " + options + ")\n" + log,
                 log, Error::Kind::build_failure);
   }
-  if (const unsigned regs = requested_register_cap(options)) {
+  if (const unsigned regs = register_cap) {
     // Only a speed-up: a binary that is not PTX, or a patched one the driver refuses, keeps the program.
     const std::vector<unsigned char> capped = ptx_with_register_cap(program_binary(program), regs);
     if (!capped.empty()) {
@@ -140,10 +132,11 @@ std::uint64_t fnv1a(const std::string& text, std::uint64_t seed) {
 }
 
 cl::Program get_program(const cl::Context& context, const cl::Device& device,
-                        const std::vector<std::string>& files, const std::string& options) {
+                        const std::vector<std::string>& files, const std::string& options,
+                        unsigned register_cap) {
   std::string source;
   for (const auto& f : files) source += kernel_source(f) + "\n";
-  const Key key{context(), device(), fnv1a(source), options};
+  const Key key{context(), device(), fnv1a(source), options, register_cap};
   std::shared_ptr<Entry> entry;
   {
     std::lock_guard<std::mutex> lock(cache_mutex());
@@ -152,7 +145,8 @@ cl::Program get_program(const cl::Context& context, const cl::Device& device,
     entry = slot;
   }
   try {
-    std::call_once(entry->once, [&] { entry->program = build(context, device, source, options); });
+    std::call_once(entry->once,
+                   [&] { entry->program = build(context, device, source, options, register_cap); });
   } catch (...) {
     // A failed build leaves no entry behind, so a later call (e.g. after fixing CLSORT_KERNEL_DIR) retries.
     std::lock_guard<std::mutex> lock(cache_mutex());

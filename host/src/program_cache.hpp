@@ -8,11 +8,13 @@
 
 namespace clsort::detail {
 
-/// The program made of the concatenated kernel files (e.g. {"common.cl", "radix.cl"}) built with
-/// `options`, from the cache or built now. Thread-safe; concurrent callers of one key wait for one build.
-/// A failed build throws Error with CL_BUILD_PROGRAM_FAILURE and the build log.
+/// The program made of the concatenated kernel files (e.g. {"common.cl", "bitonic.cl"}) built with
+/// `options`, from the cache or built now; on NVIDIA, with every kernel's registers capped at
+/// `register_cap` (0: the compiler's choice). Thread-safe; concurrent callers of one key wait for one
+/// build. A failed build throws Error with CL_BUILD_PROGRAM_FAILURE and the build log.
 cl::Program get_program(const cl::Context& context, const cl::Device& device,
-                        const std::vector<std::string>& files, const std::string& options);
+                        const std::vector<std::string>& files, const std::string& options,
+                        unsigned register_cap = 0);
 
 /// Sorters count themselves as users of their context; when the last one goes, the context's programs
 /// are released (they retain the context).

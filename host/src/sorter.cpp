@@ -1,5 +1,5 @@
-// The public entry points: Sorter construction, argument validation, dispatch to an algorithm driver,
-// and the host-data paths (upload, sort, download).
+// The public entry points: Sorter construction, argument validation, planning and dispatch to an
+// algorithm driver (enqueue_sort), and the host-data paths (upload, the same enqueue_sort, download).
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -7,7 +7,10 @@
 #include <mutex>
 #include <sstream>
 
+#include "algorithms/radix.hpp"
+#include "plan.hpp"
 #include "program_cache.hpp"
+#include "run.hpp"
 #include "sorter_impl.hpp"
 #include "staging.hpp"
 
@@ -20,28 +23,6 @@ constexpr std::size_t kMaxSelection = std::size_t(1) << 20;
 // Odd-even transposition runs one launch per tile (O(n) phases, O(n^2 / tile) work).
 constexpr std::size_t kMaxOddEven = std::size_t(1) << 20;
 constexpr std::size_t kMaxMerge = std::size_t(1) << 31;  // run pairs of width 2^31 must fit in 32 bits
-
-unsigned kind_of(KeyType t) {
-  switch (t) {
-    case KeyType::u32:
-    case KeyType::u64:
-      return 0;
-    case KeyType::i32:
-    case KeyType::i64:
-      return 1;
-    case KeyType::f32:
-    case KeyType::f64:
-      return 2;
-  }
-  return 0;
-}
-
-template <class T>
-T info(const cl::Device& d, cl_device_info what) {
-  T value{};
-  CLSORT_CHECK(d.getInfo(what, &value));
-  return value;
-}
 
 cl::Context context_of(const cl::CommandQueue& q) {
   cl::Context c;
@@ -74,6 +55,19 @@ std::pair<cl_mem, std::size_t> origin_of(const cl::Buffer& b) {
   return {parent, offset};
 }
 
+void check_value_bytes(std::size_t value_bytes) {
+  if (value_bytes != 0 && value_bytes != 4 && value_bytes != 8)
+    detail::throw_argument_error("values", "must be 4 or 8 bytes wide");
+}
+
+// The plan of one sort: the fitted tuning for its widths, then the algorithm's plan function.
+detail::Plan plan_of(const Sorter::Impl& s, Algorithm algorithm, KeyType type, std::size_t n,
+                     std::size_t value_bytes) {
+  const unsigned kb = unsigned(key_size(type)), vb = unsigned(value_bytes);
+  const detail::PlanInput in{s.facts, s.tuning(kb, vb), kb, vb, std::uint32_t(n)};
+  return detail::make_plan(algorithm, in);
+}
+
 }  // namespace
 
 std::size_t max_n(Algorithm a) noexcept {
@@ -99,10 +93,12 @@ Sorter::Impl::Impl(cl::Context c, cl::Device d, cl::CommandQueue q)
   CLSORT_CHECK(queue.getInfo(CL_QUEUE_PROPERTIES, &props));
   profiling = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
   in_order = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
-  max_alloc = info<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
-  compute_units = info<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
-  tuning = detail::tuning_for(device);
-  if (const char* env = std::getenv("CLSORT_TUNING"); env && *env) tuning.apply(env, "CLSORT_TUNING");
+  facts = detail::query_device(device);
+  if (const char* env = std::getenv("CLSORT_TUNING"); env && *env) {
+    detail::Tuning().apply(env, "CLSORT_TUNING");  // refused here, naming the variable
+    overrides = env;
+  }
+  radix = std::make_unique<detail::RadixState>();
   detail::retain_context_programs(context());
 }
 
@@ -112,13 +108,15 @@ Sorter::Impl::~Impl() {
   detail::release_context_programs(context());
 }
 
-const detail::Tuning& Sorter::Impl::fitted_tuning(unsigned key_bytes, unsigned value_bytes) const {
+const detail::Tuning& Sorter::Impl::tuning(unsigned key_bytes, unsigned value_bytes) const {
   auto it = fitted.find({key_bytes, value_bytes});
-  if (it == fitted.end())
+  if (it == fitted.end()) {
+    detail::Tuning t = detail::tuning_for(facts, key_bytes, value_bytes, overrides);
     it = fitted
              .emplace(std::make_pair(key_bytes, value_bytes),
-                      detail::fit_to_device(tuning, device, key_bytes, value_bytes))
+                      detail::fit_to_device(t, facts, key_bytes, value_bytes))
              .first;
+  }
   return it->second;
 }
 
@@ -148,22 +146,19 @@ void Sorter::throw_size_mismatch(std::size_t keys, std::size_t values) {
 }
 
 Algorithm Sorter::choose(KeyType type, std::size_t n, bool with_values) const {
-  const detail::Tuning& t = impl_->fitted_tuning(unsigned(key_size(type)), with_values ? 8 : 0);
-  // One work-group's local-memory bitonic sort is a single launch: best while the tile holds n.
-  if (n <= t.small_n && n <= t.bitonic_tile) return Algorithm::bitonic;
-  return Algorithm::radix;
+  return detail::automatic_choice(*impl_, type, n, with_values ? 8 : 0);
 }
 
 DevicePlan Sorter::plan() const {
   DevicePlan p;
-  const detail::Tuning& t = impl_->tuning;
+  const detail::Tuning t = detail::tuning_for(impl_->facts, 4, 0, impl_->overrides);
   p.tuning_row = t.row;
   p.tuning = t.describe();
   p.measured = t.measured;
   // The same thresholds choose() applies, per key and value width (local memory fits fewer wide keys).
   auto small = [&](unsigned key_bytes, unsigned value_bytes) {
-    const detail::Tuning f = detail::fit_to_device(t, impl_->device, key_bytes, value_bytes);
-    return std::to_string(std::min<std::size_t>(f.small_n, f.bitonic_tile));
+    const detail::Tuning& f = impl_->tuning(key_bytes, value_bytes);
+    return std::to_string(std::min<std::size_t>(f.automatic.small_n, f.bitonic.tile));
   };
   const std::string s32 = small(4, 0), s64 = small(8, 0), s64v = small(8, 8);
   p.automatic = "n <= " + s32 + ": bitonic (one work-group); above: radix";
@@ -172,10 +167,23 @@ DevicePlan Sorter::plan() const {
   return p;
 }
 
+SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, const Options& options) const {
+  check_value_bytes(value_bytes);
+  const Impl& s = *impl_;
+  SortPlan p;
+  p.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
+  const detail::Plan plan = plan_of(s, p.algorithm, type, n, value_bytes);
+  p.shape = detail::describe(plan);
+  p.build_options = detail::build_options(plan);
+  const detail::Tuning& t = s.tuning(unsigned(key_size(type)), unsigned(value_bytes));
+  p.tuning_row = t.row;
+  p.tuning = t.describe();
+  return p;
+}
+
 void Sorter::tune(const std::string& overrides) {
-  detail::Tuning t = impl_->tuning;
-  t.apply(overrides, "tune");
-  impl_->tuning = t;  // only once every pair parsed: a bad override changes nothing
+  detail::Tuning().apply(overrides, "tune");  // a bad string changes nothing
+  impl_->overrides += " " + overrides;
   impl_->fitted.clear();
 }
 
@@ -232,40 +240,8 @@ cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Bu
   } else {
     value_bytes = 0;
   }
-  Algorithm algorithm = options.algorithm;
-  if (algorithm == Algorithm::automatic) algorithm = choose(type, n, values != nullptr);
-  if (n > max_n(algorithm))
-    detail::throw_argument_error("n", std::to_string(n) + " exceeds the largest n " + to_string(algorithm) +
-                                          " sort accepts (" + std::to_string(max_n(algorithm)) + ")");
-
-  detail::Run run{s,    type,   unsigned(kb),          kind_of(type),    options.order == Order::descending,
-                  keys, values, unsigned(value_bytes), std::uint32_t(n), wait,
-                  {}};
   s.profile.clear();
-  if (s.last()) run.deps.push_back(s.last);
-  if (n > 1) {
-    switch (algorithm) {
-      case Algorithm::radix:
-        detail::radix_sort(run);
-        break;
-      case Algorithm::bitonic:
-        detail::bitonic_sort(run);
-        break;
-      case Algorithm::selection:
-        detail::selection_sort(run);
-        break;
-      case Algorithm::odd_even:
-        detail::odd_even_sort(run);
-        break;
-      case Algorithm::merge:
-        detail::merge_sort(run);
-        break;
-      case Algorithm::automatic:
-        break;
-    }
-  }
-  s.last = run.finish();
-  return s.last;
+  return detail::enqueue_sort(s, type, keys, values, value_bytes, n, options, wait);
 }
 
 void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
@@ -273,21 +249,21 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
   if (n == 0) return;
   if (!keys) detail::throw_argument_error("keys", "null pointer");
   if (values == nullptr) value_bytes = 0;
+  check_value_bytes(value_bytes);
   Impl& s = *impl_;
   const std::size_t kb = key_size(type);
-  detail::Run staging{s, type, unsigned(kb), 0, false, {}, nullptr, unsigned(value_bytes), 0, {}, {}};
-  if (n > max_n(options.algorithm))
-    detail::throw_argument_error("n", std::to_string(n) + " exceeds the largest n " +
-                                          to_string(options.algorithm) + " sort accepts (" +
-                                          std::to_string(max_n(options.algorithm)) + ")");
+  detail::resolve_algorithm(s, type, n, value_bytes, options);  // n over the limit: before any upload
+  detail::Run staging(s, {s.queue, s.profiling, s.in_order}, type, false, {}, nullptr, 0, 0, {});
   cl::Buffer kbuf = staging.scratch(detail::kHostKeys, n * kb);
   cl::Buffer vbuf;
   if (values) vbuf = staging.scratch(detail::kHostValues, n * value_bytes);
+  s.profile.clear();
   // GPUs: through pinned staging in chunks (host.chunk; off on CPU devices, whose buffers are host memory).
-  if (s.tuning.host_chunk && n * (kb + value_bytes) >= s.tuning.host_min) {
+  const detail::HostPolicy& host = s.tuning(unsigned(kb), unsigned(value_bytes)).host;
+  if (host.chunk && n * (kb + value_bytes) >= host.min) {
     std::vector<detail::HostArray> arrays{{static_cast<unsigned char*>(keys), kbuf, n * kb}};
     if (values) arrays.push_back({static_cast<unsigned char*>(values), vbuf, n * value_bytes});
-    if (detail::sort_host_staged(*this, s, type, arrays, n, value_bytes, options)) return;
+    if (detail::sort_host_staged(s, type, arrays, n, value_bytes, options)) return;
   }
   // The caller's arrays are only written by the final reads, which run only if the sort succeeded. The
   // transfers are asynchronous, so every enqueued one is waited for before anything (an exception too)
@@ -296,28 +272,29 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
   auto wait_all = [&pending] {
     for (cl::Event& e : pending) e.wait();  // statuses are checked below; errors here only drain
   };
+  auto record = [&](const char* name, const cl::Event& ev) {
+    pending.push_back(ev);
+    if (s.profiling) s.profile.emplace_back(name, ev);
+  };
   try {
-    std::vector<cl::Event> up(1);
-    if (s.last()) staging.deps.push_back(s.last);
-    CLSORT_CHECK(s.queue.enqueueWriteBuffer(kbuf, CL_FALSE, 0, n * kb, keys, &staging.deps, &up[0]));
-    pending.push_back(up[0]);
+    std::vector<cl::Event> before, up(1);
+    if (s.last()) before.push_back(s.last);
+    CLSORT_CHECK(s.queue.enqueueWriteBuffer(kbuf, CL_FALSE, 0, n * kb, keys, &before, &up[0]));
+    record("upload", up[0]);
     if (values) {
       up.emplace_back();
-      CLSORT_CHECK(
-          s.queue.enqueueWriteBuffer(vbuf, CL_FALSE, 0, n * value_bytes, values, &staging.deps, &up[1]));
-      pending.push_back(up[1]);
+      CLSORT_CHECK(s.queue.enqueueWriteBuffer(vbuf, CL_FALSE, 0, n * value_bytes, values, &before, &up[1]));
+      record("upload", up[1]);
     }
-    cl::Event done = sort_buffer(type, kbuf, values ? &vbuf : nullptr, value_bytes, n, options, up);
-    s.record_before("upload", up);
+    cl::Event done =
+        detail::enqueue_sort(s, type, kbuf, values ? &vbuf : nullptr, value_bytes, n, options, up);
     std::vector<cl::Event> after{done};
     cl::Event rk, rv;
     CLSORT_CHECK(s.queue.enqueueReadBuffer(kbuf, CL_FALSE, 0, n * kb, keys, &after, &rk));
-    pending.push_back(rk);
-    s.record("download", rk);
+    record("download", rk);
     if (values) {
       CLSORT_CHECK(s.queue.enqueueReadBuffer(vbuf, CL_FALSE, 0, n * value_bytes, values, &after, &rv));
-      pending.push_back(rv);
-      s.record("download", rv);
+      record("download", rv);
     }
     wait_all();
     CLSORT_CHECK(rk.wait());
@@ -345,89 +322,35 @@ void Sorter::argsort_host(KeyType type, const void* keys, std::size_t n, std::ui
 
 namespace detail {
 
-Tuning Run::tuning() const {
-  return s.fitted_tuning(key_bytes, value_bytes);
+Algorithm automatic_choice(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes) {
+  // The by-key thresholds are those of 8-byte values, the wider (local memory fits fewer).
+  const Tuning& t = s.tuning(unsigned(key_size(type)), value_bytes ? 8 : 0);
+  // One work-group's local-memory bitonic sort is a single launch: best while the tile holds n.
+  return n <= t.automatic.small_n && n <= t.bitonic.tile ? Algorithm::bitonic : Algorithm::radix;
 }
 
-std::string Run::program_options(const std::string& defines, unsigned program_value_bytes) const {
-  return "-DKEY_BITS=" + std::to_string(key_bytes * 8) +
-         " -DVALUE_BYTES=" + std::to_string(program_value_bytes) + " " + defines;
+Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
+                            const Options& options) {
+  const Algorithm algorithm = options.algorithm == Algorithm::automatic
+                                  ? automatic_choice(s, type, n, value_bytes)
+                                  : options.algorithm;
+  if (n > max_n(algorithm))
+    throw_argument_error("n", std::to_string(n) + " exceeds the largest n " + to_string(algorithm) +
+                                  " sort accepts (" + std::to_string(max_n(algorithm)) + ")");
+  return algorithm;
 }
 
-cl::Kernel Run::kernel(const std::string& file, const std::string& name, const std::string& defines,
-                       unsigned program_value_bytes) {
-  const std::string options = program_options(defines, program_value_bytes);
-  const std::string key = file + "|" + name + "|" + options;
-  auto it = s.kernels.find(key);
-  if (it != s.kernels.end()) return it->second;
-  cl::Program program = get_program(s.context, s.device, {"common.cl", file}, options);
-  cl_int status = CL_SUCCESS;
-  cl::Kernel k(program, name.c_str(), &status);
-  if (status != CL_SUCCESS) throw_cl_error(status, ("clCreateKernel(" + name + ")").c_str());
-  s.kernels.emplace(key, k);
-  return k;
-}
-
-cl::Buffer Run::scratch(ScratchSlot slot, std::size_t bytes) {
-  bytes = std::max<std::size_t>(bytes, 64);
-  auto& entry = s.scratch[slot];
-  if (entry.second >= bytes) return entry.first;
-  if (bytes > s.max_alloc)
-    throw Error(CL_INVALID_BUFFER_SIZE, "n",
-                "clsort: the sort needs a " + std::to_string(bytes) +
-                    "-byte scratch buffer, more than the device's " + "largest allocation (" +
-                    std::to_string(s.max_alloc) + " bytes)",
-                {}, Error::Kind::out_of_memory);
-  // Grow with headroom so that slowly growing n does not reallocate every call.
-  const std::size_t size = std::min<std::size_t>(s.max_alloc, bytes + bytes / 4);
-  cl_int status = CL_SUCCESS;
-  cl::Buffer b(s.context, CL_MEM_READ_WRITE, size, nullptr, &status);
-  if (status != CL_SUCCESS) throw_cl_error(status, "clCreateBuffer(scratch)");
-  entry = {b, size};
-  ++s.scratch_made;
-  return b;
-}
-
-void Run::launch(cl::Kernel& k, std::size_t global, std::size_t local, const char* label) {
-  cl::Event ev;
-  CLSORT_CHECK(s.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(round_up(global, local)),
-                                            cl::NDRange(local), &deps, events() ? &ev : nullptr));
-  after(ev, label);
-}
-
-void Run::copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label) {
-  cl::Event ev;
-  CLSORT_CHECK(s.queue.enqueueCopyBuffer(src, dst, 0, 0, bytes, &deps, events() ? &ev : nullptr));
-  after(ev, label);
-}
-
-// An in-order queue already orders our commands, so only the first command carries the caller's wait
-// list there (explicit wait lists cost time per launch on some drivers), and, unless the queue profiles,
-// no command gets an event of its own: NVIDIA's OpenCL spends about 2 µs creating each, 10-15% of a sort
-// of 2^16 keys, whose six launches cost the host more than the GPU needs to run them
-// (docs/benchmarks.md). finish() then marks the end.
-bool Run::events() const {
-  return !s.in_order || s.profiling;
-}
-
-void Run::after(const cl::Event& ev, const char* label) {
-  last = ev;
-  if (s.in_order)
-    deps.clear();
-  else
-    deps.assign(1, ev);
-  s.record(label, ev);
-}
-
-cl::Event Run::finish() {
-  if (last() && deps.empty()) return last;
-  if (deps.size() == 1) return deps[0];
-  // Commands without events, or several events to wait for: a marker (with an empty list, it waits for
-  // everything enqueued before it on the queue).
-  cl::Event ev;
-  CLSORT_CHECK(s.queue.enqueueMarkerWithWaitList(&deps, &ev));
-  deps.assign(1, ev);
-  return ev;
+cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
+                       std::size_t value_bytes, std::size_t n, const Options& options,
+                       const std::vector<cl::Event>& wait) {
+  const Algorithm algorithm = resolve_algorithm(s, type, n, value_bytes, options);
+  std::vector<cl::Event> deps = wait;
+  if (s.last()) deps.push_back(s.last);
+  Run run(s, {s.queue, s.profiling, s.in_order}, type, options.order == Order::descending, keys, values,
+          unsigned(value_bytes), std::uint32_t(n), std::move(deps));
+  if (n > 1) execute(run, plan_of(s, algorithm, type, n, value_bytes));
+  s.last = run.finish();
+  return s.last;
 }
 
 void with_default_sorter(void (*f)(Sorter&, void*), void* arg) {

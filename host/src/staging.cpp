@@ -169,20 +169,21 @@ void release_staging(Sorter::Impl& s) noexcept {
   s.pinned_bytes = 0;
 }
 
-bool sort_host_staged(Sorter& sorter, Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays,
-                      std::size_t n, std::size_t value_bytes, const Options& options) {
+bool sort_host_staged(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays, std::size_t n,
+                      std::size_t value_bytes, const Options& options) {
   // At most host.chunk bytes a chunk, and at most an eighth of the largest array (not below kMinChunk),
   // so that copies and transfers overlap for arrays of a few chunks too.
   std::size_t largest = 0;
   for (const HostArray& a : arrays) largest = std::max(largest, a.bytes);
-  const std::size_t max_chunk = s.tuning.host_chunk;
+  const HostPolicy& host = s.tuning(unsigned(key_size(type)), unsigned(value_bytes)).host;
+  const std::size_t max_chunk = host.chunk;
   const std::size_t chunk =
       std::clamp(round_up(largest / 8, 4096), std::min(max_chunk, kMinChunk), max_chunk);
   std::vector<Chunk> plan = plan_chunks(arrays, chunk);
   const std::size_t slots = std::min(plan.size(), std::max(kMinSlots, kMinSlots * max_chunk / chunk));
   unsigned char* const staging = pinned_staging(s, slots * chunk);
   if (!staging) return false;
-  const unsigned threads = s.tuning.host_threads ? s.tuning.host_threads : CopyPool::automatic_threads();
+  const unsigned threads = host.threads ? host.threads : CopyPool::automatic_threads();
   if (!s.copy_pool || s.copy_threads != threads) {
     s.copy_pool.reset();
     s.copy_pool = std::make_unique<CopyPool>(threads);
@@ -190,7 +191,7 @@ bool sort_host_staged(Sorter& sorter, Sorter::Impl& s, KeyType type, const std::
   }
   CopyPool& pool = *s.copy_pool;
   if (pool.threads() == 0) return false;
-  Pipeline p(std::move(plan), staging, chunk, slots, pool.threads(), s.tuning.host_stream != 0);
+  Pipeline p(std::move(plan), staging, chunk, slots, pool.threads(), host.stream != 0);
   const std::size_t chunks = p.size();
 
   // The same guarantees as the single transfers (Sorter::sort_host): the caller's arrays are written only
@@ -219,6 +220,7 @@ bool sort_host_staged(Sorter& sorter, Sorter::Impl& s, KeyType type, const std::
         cl::Event& ev = write[enqueued];
         CLSORT_CHECK(s.queue.enqueueWriteBuffer(c.array->device, CL_FALSE, c.offset, c.bytes,
                                                 p.slot(enqueued), deps_of(enqueued, before), &ev));
+        if (s.profiling) s.profile.emplace_back("upload", ev);
         if (s.in_order)
           uploads.assign(1, ev);
         else
@@ -237,8 +239,7 @@ bool sort_host_staged(Sorter& sorter, Sorter::Impl& s, KeyType type, const std::
 
     const cl::Buffer* values = arrays.size() > 1 ? &arrays[1].device : nullptr;
     const std::vector<cl::Event> sorted{
-        sorter.sort_buffer(type, arrays[0].device, values, value_bytes, n, options, uploads)};
-    s.record_before("upload", write);
+        enqueue_sort(s, type, arrays[0].device, values, value_bytes, n, options, uploads)};
 
     // Download: reads run ahead into the free slots; a read into a slot whose upload may still run is
     // ordered after it through the sort, which waits for every upload.
@@ -248,7 +249,7 @@ bool sort_host_staged(Sorter& sorter, Sorter::Impl& s, KeyType type, const std::
       cl::Event& ev = read[requested];
       CLSORT_CHECK(s.queue.enqueueReadBuffer(c.array->device, CL_FALSE, c.offset, c.bytes, p.slot(requested),
                                              deps_of(requested, sorted), &ev));
-      s.record("download", ev);
+      if (s.profiling) s.profile.emplace_back("download", ev);
       CLSORT_CHECK(s.queue.flush());
       ++requested;
     };

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "sorter_impl.hpp"
+#include "run.hpp"
 
 namespace clsort::detail {
 
@@ -16,10 +16,10 @@ struct HostArray {
 };
 
 /// Uploads the arrays (keys first, then values) through the Sorter's pinned staging, sorts them with
-/// Sorter::sort_buffer and downloads them the same way. Returns false, having enqueued nothing, when no
+/// enqueue_sort and downloads them the same way. Returns false, having enqueued nothing, when no
 /// pinned memory or no copy thread can be had: the caller then takes the single transfers.
-bool sort_host_staged(Sorter& sorter, Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays,
-                      std::size_t n, std::size_t value_bytes, const Options& options);
+bool sort_host_staged(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays, std::size_t n,
+                      std::size_t value_bytes, const Options& options);
 
 /// Unmaps and releases the pinned staging. Errors are ignored: this also runs from ~Impl.
 void release_staging(Sorter::Impl& s) noexcept;

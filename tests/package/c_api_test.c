@@ -286,7 +286,9 @@ static void test_build_failure(cl_command_queue q) {
     return;
   }
   char path[sizeof dir + 32];
-  const char* files[] = {"common.cl", "radix.cl", "bitonic.cl", "selection.cl"};
+  const char* files[] = {"common.cl",   "radix_common.cl", "radix_cpu.cl",       "radix_rank_portable.cl",
+                         "radix_rank_match.cl", "radix_rts.cl", "radix_onesweep.cl", "bitonic.cl",
+                         "selection.cl"};
   for (size_t i = 0; i < sizeof files / sizeof *files; ++i) {
     snprintf(path, sizeof path, "%s/%s", dir, files[i]);
     FILE* f = fopen(path, "w");

@@ -10,7 +10,7 @@
 // Sorters time their kernels (a profiling queue) and the Onesweep histogram and passes are printed too.
 //
 //   clsort_probe_tuning --types u32,f32 --sizes 2^24,2^26 --variant "" --variant "radix.items=20" --rounds 2
-//   clsort_probe_tuning --values --sizes 2^24 --variant "" --variant "radix.items_pairs=28"
+//   clsort_probe_tuning --values --sizes 2^24 --variant "" --variant "radix.items=28"
 //
 // docs/benchmarks.md calls it the sweep driver; docs/tuning.md says how a row is measured with it.
 #include <CLI/CLI.hpp>

@@ -118,6 +118,16 @@ struct DevicePlan {
   std::string automatic;   ///< which algorithm `automatic` picks by n range
 };
 
+/// What one sort call would run on a Sorter's device: the algorithm, its shape and the tuning, decided
+/// once before anything is enqueued (Sorter::plan(KeyType, ...)).
+struct SortPlan {
+  Algorithm algorithm = Algorithm::radix;  ///< the forced one, or automatic's choice
+  std::string shape;          ///< e.g. "radix: onesweep, multisplit ranking (PTX), tiles of 256 x 24, ..."
+  std::string build_options;  ///< the -D defines of its main program
+  std::string tuning_row;     ///< the most specific tuning row for these key and value widths
+  std::string tuning;         ///< the parameters in force for these widths, fitted to the device
+};
+
 template <class K>
 struct key_type_of;
 template <>
@@ -223,6 +233,9 @@ class Sorter {
   Algorithm choose(KeyType type, std::size_t n, bool with_values) const;
   /// The tuning in force on this Sorter's device.
   DevicePlan plan() const;
+  /// What a sort of n keys of `type` with values of `value_bytes` bytes (0: keys alone) would run.
+  /// Throws Error as that sort would for n over the algorithm's limit or a bad value width.
+  SortPlan plan(KeyType type, std::size_t n, std::size_t value_bytes = 0, const Options& options = {}) const;
   /// Overrides tuning parameters for experiments: "radix.wg=128,bitonic.tile=1024". Names are those
   /// DevicePlan::tuning lists. Throws Error on an unknown name or invalid value. Also read from
   /// CLSORT_TUNING at construction.

@@ -1,7 +1,7 @@
 // Bitonic sort driver: tiles sorted in local memory, then per merge stage the steps whose pairs span tiles,
 // several per global launch (kernels/bitonic.cl), finished by a local-memory kernel. Keys are encoded by
 // the first kernel and decoded by the last. By-key sorts carry input indices and gather values at the end.
-#include "sorter_impl.hpp"
+#include "run.hpp"
 
 namespace clsort::detail {
 
@@ -23,24 +23,21 @@ std::size_t live_groups(std::size_t n, unsigned lo, unsigned k) {
 }
 
 // The CPU shape: one work-item per chunk of `tile` elements in local memory, steps as vector loops.
-void bitonic_sort_cpu(Run& run, const Tuning& t) {
-  const std::string defines =
-      "-DBITONIC_CPU=1 -DBITONIC_WG=1 -DBITONIC_TILE=" + std::to_string(t.bitonic_tile);
+void run_cpu(Run& run, const BitonicPlan& p) {
   const unsigned vb = run.value_bytes;
-  cl::Kernel local = run.kernel("bitonic.cl", "bitonic_cpu_local", defines, vb);
-  cl::Kernel global = run.kernel("bitonic.cl", "bitonic_cpu_global", defines, vb);
+  cl::Kernel local = run.kernel(p.program, "bitonic_cpu_local");
+  cl::Kernel global = run.kernel(p.program, "bitonic_cpu_global");
   cl::Kernel gather;
   cl::Buffer index, values_tmp;
   if (run.values) {
-    gather = run.kernel("bitonic.cl", "util_gather", defines, vb);
+    gather = run.kernel(p.program, "util_gather");
     index = run.scratch(kScratchIndex, std::size_t(run.n) * 4);
     values_tmp = run.scratch(kScratchValues, std::size_t(run.n) * vb);
   }
-  const cl_uint n = run.n, kind = run.kind, descending = run.descending, tile = t.bitonic_tile;
+  const cl_uint n = run.n, kind = run.kind, descending = run.descending, tile = p.policy.tile;
   const unsigned tile_bits = log2_of(tile), total_bits = log2_of(n);
   const std::size_t chunks = (std::size_t(n) + tile - 1) / tile;
-  // Runs of a fused global group stay at least 16 elements long, a whole vector of any width.
-  const unsigned max_k = std::max(1u, std::min(t.bitonic_steps, tile_bits - 4));
+  const unsigned max_k = p.max_steps;
   auto bind = [&](cl::Kernel& k, auto... rest) {
     if (run.values)
       set_args(k, run.keys, index, rest...);
@@ -72,35 +69,49 @@ void bitonic_sort_cpu(Run& run, const Tuning& t) {
 
 }  // namespace
 
-void bitonic_sort(Run& run) {
-  const Tuning t = run.tuning();
-  if (t.bitonic_cpu) return bitonic_sort_cpu(run, t);
-  const std::string defines =
-      "-DBITONIC_WG=" + std::to_string(t.bitonic_wg) + " -DBITONIC_TILE=" + std::to_string(t.bitonic_tile);
-  const unsigned vb = run.value_bytes;
-  cl::Kernel sort_local = run.kernel("bitonic.cl", "bitonic_sort_local", defines, vb);
-  cl::Kernel merge_local = run.kernel("bitonic.cl", "bitonic_merge_local", defines, vb);
+BitonicPlan plan_bitonic(const PlanInput& in) {
+  BitonicPlan p;
+  p.policy = in.tuning.bitonic;
+  p.program.files = {"bitonic.cl"};
+  p.program.defines = width_defines(in);
+  if (p.policy.cpu) {
+    p.program.defines.set("BITONIC_CPU", 1).set("BITONIC_WG", 1).set("BITONIC_TILE", p.policy.tile);
+    // Runs of a fused global group stay at least 16 elements long, a whole vector of any width.
+    p.max_steps = std::max(1u, std::min(p.policy.steps, log2_of(p.policy.tile) - 4));
+    return p;
+  }
+  p.program.defines.set("BITONIC_WG", p.policy.wg).set("BITONIC_TILE", p.policy.tile);
   // A work-item holds 2^k elements of a global group in registers: at most 64 32-bit words of them
   // (keys of 8 bytes or carrying an index take two or three).
-  const unsigned words = (run.key_bytes + (run.values ? 4 : 0)) / 4;
-  unsigned max_k = std::max(1u, std::min(6u, t.bitonic_steps));
-  while (max_k > 1 && (words << max_k) > 64) --max_k;
+  const unsigned words = (in.key_bytes + (in.value_bytes ? 4 : 0)) / 4;
+  p.max_steps = std::max(1u, std::min(6u, p.policy.steps));
+  while (p.max_steps > 1 && (words << p.max_steps) > 64) --p.max_steps;
+  p.global_wg = std::min(p.policy.wg, 256u);
+  return p;
+}
+
+void run_bitonic(Run& run, const BitonicPlan& p) {
+  if (p.policy.cpu) return run_cpu(run, p);
+  const unsigned vb = run.value_bytes;
+  cl::Kernel sort_local = run.kernel(p.program, "bitonic_sort_local");
+  cl::Kernel merge_local = run.kernel(p.program, "bitonic_merge_local");
+  const unsigned max_k = p.max_steps;
   std::vector<cl::Kernel> global(max_k + 1);
   for (unsigned k = 1; k <= max_k; ++k)
-    global[k] = run.kernel("bitonic.cl", "bitonic_global_" + std::to_string(k), defines, vb);
+    global[k] = run.kernel(p.program, "bitonic_global_" + std::to_string(k));
   cl::Kernel gather;
   cl::Buffer index, values_tmp;
   if (run.values) {
-    gather = run.kernel("bitonic.cl", "util_gather", defines, vb);
+    gather = run.kernel(p.program, "util_gather");
     index = run.scratch(kScratchIndex, std::size_t(run.n) * 4);
     values_tmp = run.scratch(kScratchValues, std::size_t(run.n) * vb);
   }
 
   const cl_uint n = run.n, kind = run.kind, descending = run.descending;
-  const cl_uint wg = t.bitonic_wg, tile = t.bitonic_tile;
+  const cl_uint wg = p.policy.wg, tile = p.policy.tile;
   const unsigned tile_bits = log2_of(tile), total_bits = log2_of(n);
   const std::size_t tiles = (std::size_t(n) + tile - 1) / tile;
-  const std::size_t global_wg = std::min<std::size_t>(t.bitonic_wg, 256);
+  const std::size_t global_wg = p.global_wg;
 
   auto bind = [&](cl::Kernel& k, auto... rest) {
     if (run.values)

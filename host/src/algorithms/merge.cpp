@@ -2,30 +2,37 @@
 // partition and a merge (kernels/merge.cl); or the CPU shape, chunks sorted and merged sequentially per
 // work-item. Passes alternate between the caller's buffers and scratch, starting where the last one ends
 // in the caller's buffers, so no copy is needed. Stable: values move with their keys.
-#include "sorter_impl.hpp"
+#include "run.hpp"
 
 namespace clsort::detail {
 
-void merge_sort(Run& run) {
-  const Tuning t = run.tuning();
-  const bool cpu = t.merge_cpu != 0;
-  const std::string defines = "-DMERGE_WG=" + std::to_string(cpu ? 1 : t.merge_wg) +
-                              " -DMERGE_ITEMS=" + std::to_string(cpu ? 1 : t.merge_items) +
-                              " -DMERGE_CHUNK=" + std::to_string(t.merge_chunk) +
-                              " -DMERGE_CPU=" + std::to_string(cpu ? 1 : 0);
+MergePlan plan_merge(const PlanInput& in) {
+  MergePlan p;
+  p.policy = in.tuning.merge;
+  const bool cpu = p.policy.cpu != 0;
+  p.program.files = {"merge.cl"};
+  p.program.defines = width_defines(in);
+  p.program.defines.set("MERGE_WG", cpu ? 1 : p.policy.wg)
+      .set("MERGE_ITEMS", cpu ? 1 : p.policy.items)
+      .set("MERGE_CHUNK", p.policy.chunk)
+      .set("MERGE_CPU", cpu ? 1 : 0);
+  p.tile = cpu ? p.policy.chunk : p.policy.wg * p.policy.items;
+  p.tiles = (in.n + p.tile - 1) / p.tile;
+  while ((std::size_t(p.tile) << p.passes) < in.n) ++p.passes;
+  return p;
+}
+
+void run_merge(Run& run, const MergePlan& p) {
+  const bool cpu = p.policy.cpu != 0;
   const unsigned vb = run.value_bytes;
-  cl::Kernel block = run.kernel("merge.cl", cpu ? "merge_cpu_block" : "merge_block_sort", defines, vb);
-  cl::Kernel pass = run.kernel("merge.cl", cpu ? "merge_cpu_pass" : "merge_pass", defines, vb);
+  cl::Kernel block = run.kernel(p.program, cpu ? "merge_cpu_block" : "merge_block_sort");
+  cl::Kernel pass = run.kernel(p.program, cpu ? "merge_cpu_pass" : "merge_pass");
   cl::Kernel partition;
-  if (!cpu) partition = run.kernel("merge.cl", "merge_partition", defines, vb);
-
+  if (!cpu) partition = run.kernel(p.program, "merge_partition");
   const cl_uint n = run.n, kind = run.kind, descending = run.descending;
-  const cl_uint tile = cpu ? t.merge_chunk : t.merge_wg * t.merge_items;
-  const std::size_t group = cpu ? 1 : t.merge_wg;
-  const cl_uint tiles = (n + tile - 1) / tile;
-  unsigned passes = 0;
-  while ((std::size_t(tile) << passes) < n) ++passes;
-
+  const cl_uint tile = p.tile, tiles = p.tiles;
+  const std::size_t group = cpu ? 1 : p.policy.wg;
+  const unsigned passes = p.passes;
   cl::Buffer keys_tmp, values_tmp, splits;
   if (passes) {
     keys_tmp = run.scratch(kScratchKeys, std::size_t(n) * run.key_bytes);
@@ -44,20 +51,20 @@ void merge_sort(Run& run) {
   };
   bind(block, n, kind, descending, cl_uint(passes == 0));
   run.launch(block, tiles * group, group, cpu ? "merge_cpu_block" : "merge_block_sort");
-  for (unsigned p = 0; p < passes; ++p) {
+  for (unsigned i = 0; i < passes; ++i) {
     src = dst;
-    dst = p % 2 != passes % 2 ? run.keys : keys_tmp;
+    dst = i % 2 != passes % 2 ? run.keys : keys_tmp;
     if (run.values) {
       vsrc = vdst;
-      vdst = p % 2 != passes % 2 ? *run.values : values_tmp;
+      vdst = i % 2 != passes % 2 ? *run.values : values_tmp;
     }
-    const cl_uint width = tile << p, last = p + 1 == passes;
+    const cl_uint width = tile << i, last = i + 1 == passes;
     if (cpu) {
       bind(pass, n, width, kind, descending, last);
       run.launch(pass, tiles, 1, "merge_cpu_pass");
     } else {
       set_args(partition, src, splits, n, width, tiles);
-      run.launch(partition, tiles, std::min<std::size_t>(t.merge_wg, 256), "merge_partition");
+      run.launch(partition, tiles, std::min<std::size_t>(p.policy.wg, 256), "merge_partition");
       bind(pass, splits, n, width, kind, descending, last);
       run.launch(pass, tiles * group, group, "merge_pass");
     }

@@ -1,21 +1,25 @@
 // Odd-even transposition sort driver: each tile sorted by element phases in local memory, then one launch
 // per block phase (odd-even merge-split of neighbouring tiles), as many as there are tiles, and a decode.
-#include "sorter_impl.hpp"
+#include "run.hpp"
 
 namespace clsort::detail {
 
-void odd_even_sort(Run& run) {
-  const Tuning t = run.tuning();
-  const std::string defines = "-DODD_EVEN_WG=" + std::to_string(t.odd_even_wg) +
-                              " -DODD_EVEN_TILE=" + std::to_string(t.odd_even_tile);
-  const unsigned vb = run.value_bytes;
-  cl::Kernel local = run.kernel("odd_even.cl", "odd_even_local", defines, vb);
-  cl::Kernel merge_split = run.kernel("odd_even.cl", "odd_even_merge_split", defines, vb);
-  cl::Kernel decode = run.kernel("odd_even.cl", "util_decode", defines, vb);
+OddEvenPlan plan_odd_even(const PlanInput& in) {
+  OddEvenPlan p;
+  p.policy = in.tuning.odd_even;
+  p.program.files = {"odd_even.cl"};
+  p.program.defines = width_defines(in);
+  p.program.defines.set("ODD_EVEN_WG", p.policy.wg).set("ODD_EVEN_TILE", p.policy.tile);
+  p.tiles = (in.n + p.policy.tile - 1) / p.policy.tile;
+  return p;
+}
 
+void run_odd_even(Run& run, const OddEvenPlan& p) {
+  cl::Kernel local = run.kernel(p.program, "odd_even_local");
+  cl::Kernel merge_split = run.kernel(p.program, "odd_even_merge_split");
+  cl::Kernel decode = run.kernel(p.program, "util_decode");
   const cl_uint n = run.n, kind = run.kind, descending = run.descending;
-  const cl_uint wg = t.odd_even_wg, tile = t.odd_even_tile;
-  const cl_uint tiles = (n + tile - 1) / tile;
+  const cl_uint wg = p.policy.wg, tiles = p.tiles;
   auto bind = [&](cl::Kernel& k, auto... rest) {
     if (run.values)
       set_args(k, run.keys, *run.values, rest...);

@@ -3,30 +3,37 @@
 // kernel, then a copy back.
 #include <algorithm>
 
-#include "sorter_impl.hpp"
+#include "run.hpp"
 
 namespace clsort::detail {
 
-void selection_sort(Run& run) {
-  const Tuning t = run.tuning();
-  const std::string defines = "-DSELECTION_WG=" + std::to_string(t.selection_wg) +
-                              " -DSELECTION_ITEMS=" + std::to_string(t.selection_items);
-  cl::Kernel rank = run.kernel("selection.cl", "selection_rank", defines, run.value_bytes);
-  const cl_uint n = run.n, kind = run.kind, descending = run.descending, wg = t.selection_wg;
-  const cl_uint block = wg * t.selection_items, blocks = (n + block - 1) / block;
+SelectionPlan plan_selection(const PlanInput& in) {
+  SelectionPlan p;
+  p.policy = in.tuning.selection;
+  p.program.files = {"selection.cl"};
+  p.program.defines = width_defines(in);
+  p.program.defines.set("SELECTION_WG", p.policy.wg).set("SELECTION_ITEMS", p.policy.items);
+  const cl_uint n = in.n, wg = p.policy.wg, block = wg * p.policy.items;
+  p.blocks = (n + block - 1) / block;
   // Enough work-groups for every compute unit several times over, each part at least four tiles long.
-  const cl_uint units = run.s.compute_units;
-  cl_uint parts = std::max<cl_uint>(1, (4 * units + blocks - 1) / blocks);
+  const cl_uint units = in.device.compute_units;
+  cl_uint parts = std::max<cl_uint>(1, (4 * units + p.blocks - 1) / p.blocks);
   parts = std::min<cl_uint>({parts, std::max<cl_uint>(1, n / (4 * wg)), 1024});
-  const cl_uint part_len = cl_uint(round_up((n + parts - 1) / parts, wg));
-  parts = (n + part_len - 1) / part_len;
+  p.part_len = cl_uint(((n + parts - 1) / parts + wg - 1) / wg * wg);
+  p.parts = (n + p.part_len - 1) / p.part_len;
+  return p;
+}
 
+void run_selection(Run& run, const SelectionPlan& p) {
+  cl::Kernel rank = run.kernel(p.program, "selection_rank");
+  const cl_uint n = run.n, kind = run.kind, descending = run.descending, wg = p.policy.wg;
+  const cl_uint blocks = p.blocks, parts = p.parts, part_len = p.part_len;
   cl::Buffer keys_out = run.scratch(kScratchKeys, std::size_t(n) * run.key_bytes);
   cl::Buffer values_out, partial;
   cl::Kernel scatter;
   if (run.values) values_out = run.scratch(kScratchValues, std::size_t(n) * run.value_bytes);
   if (parts > 1) {
-    scatter = run.kernel("selection.cl", "selection_scatter", defines, run.value_bytes);
+    scatter = run.kernel(p.program, "selection_scatter");
     partial = run.scratch(kScratchCounts, std::size_t(parts) * n * 4);
   } else {
     partial = keys_out;  // unused: the rank kernel scatters itself

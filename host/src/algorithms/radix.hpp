@@ -1,0 +1,34 @@
+// Internal: what the radix driver's files share (radix_plan.cpp plans, radix.cpp runs the CPU and
+// reduce-then-scan shapes and dispatches, radix_onesweep.cpp runs Onesweep and its self-test), and the
+// state the driver keeps in a Sorter between sorts.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "run.hpp"
+
+namespace clsort::detail {
+
+/// Which copy of Onesweep's state words (radix_onesweep.cpp) the commands enqueued so far leave zeroed,
+/// for copies of `words` words, as long as the Sorter's scratch_made is still `made`.
+struct OnesweepZeroed {
+  std::uint64_t made = 0;
+  std::size_t words = 0;
+  unsigned copy = 0;
+  bool valid = false;
+};
+
+struct RadixState {
+  OnesweepZeroed onesweep;
+};
+
+/// The files of a GPU-shape program: the shared part, the ranking, the shape's kernels.
+ProgramSpec radix_program(const PlanInput& in, const RadixPlan& plan, const char* shape_file);
+
+/// Enqueues plan (shape onesweep) if its self-test passed on this device, and returns true; false
+/// (nothing enqueued) where it failed, so that the caller runs plan.fallback.
+bool run_onesweep(Run& run, const RadixPlan& plan);
+void run_reduce_then_scan(Run& run, const RadixPlan& plan);
+
+}  // namespace clsort::detail

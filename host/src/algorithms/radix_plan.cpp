@@ -1,0 +1,80 @@
+// Radix sort's plan: which shape runs (the CPU shape, reduce-then-scan, or Onesweep with
+// reduce-then-scan behind it), with which ranking, tile and defines. Decided here only.
+#include <algorithm>
+
+#include "radix.hpp"
+
+namespace clsort::detail {
+
+ProgramSpec radix_program(const PlanInput& in, const RadixPlan& p, const char* shape_file) {
+  ProgramSpec spec;
+  spec.files = {"radix_common.cl", p.match ? "radix_rank_match.cl" : "radix_rank_portable.cl", shape_file};
+  spec.defines = width_defines(in);
+  spec.defines.set("RADIX_BITS", p.bits).set("RADIX_WG", p.wg).set("RADIX_ITEMS", p.items);
+  if (p.match) spec.defines.set("RADIX_MATCH", 1);
+  spec.register_cap = in.tuning.radix.regs;
+  return spec;
+}
+
+RadixPlan plan_radix(const PlanInput& in) {
+  const RadixPolicy& r = in.tuning.radix;
+  const std::uint32_t n = in.n;
+  const unsigned units = in.device.compute_units;
+  RadixPlan p;
+  p.bits = r.bits;
+  p.radix = 1u << r.bits;
+  p.passes = (in.key_bytes * 8 + r.bits - 1) / r.bits;
+  p.wg = r.wg;
+  p.items = r.items;
+
+  if (r.cpu) {
+    p.shape = RadixPlan::Shape::cpu;
+    // Chunks small enough to balance the cores, large enough that the per-chunk offset sums stay cheap.
+    constexpr std::uint32_t kMinChunk = 16384;
+    p.chunks = std::max<std::uint32_t>(1, std::min<std::uint32_t>(r.groups, (n + kMinChunk - 1) / kMinChunk));
+    p.chunk = (n + p.chunks - 1) / p.chunks;
+    p.program.files = {"radix_common.cl", "radix_cpu.cl"};
+    p.program.defines = width_defines(in);
+    p.program.defines.set("RADIX_BITS", p.bits).set("RADIX_WG", p.wg).set("RADIX_ITEMS", p.items);
+    return p;
+  }
+
+  // Below half a tile per compute unit, most compute units sit idle and each pass takes as long as one
+  // tile's ranking and scatter: smaller tiles spread the keys over more of them and finish sooner. Between
+  // a half and one tile per compute unit they did not (H100: 2^19 keys level or slower with 8 keys per
+  // work-item against 24, 2^18 faster).
+  if (r.items_small && r.items_small < r.items && std::size_t(n) * 2 < std::size_t(r.wg) * r.items * units)
+    p.items = r.items_small;
+  p.match = r.match != 0;  // fit_to_device checked that the device can
+  p.tile = p.wg * p.items;
+  const std::uint32_t tiles = (n + p.tile - 1) / p.tile;
+
+  RadixPlan rts = p;
+  rts.shape = RadixPlan::Shape::reduce_then_scan;
+  rts.groups = std::min<std::uint32_t>(tiles, r.groups);
+  rts.tiles_per_group = (tiles + rts.groups - 1) / rts.groups;
+  rts.groups = (tiles + rts.tiles_per_group - 1) / rts.tiles_per_group;  // no empty trailing groups
+  rts.program = radix_program(in, rts, "radix_rts.cl");
+
+  // Onesweep's look-back words hold counts below 2^30.
+  if (!r.onesweep || n >= (1u << 30)) return rts;
+  p.shape = RadixPlan::Shape::onesweep;
+  p.tiles = tiles;
+  // Enough histogram groups to fill the device several times over; each counts a contiguous range.
+  p.histogram_groups = std::min<std::uint32_t>(tiles, std::max(1u, units * 4));
+  p.spins = r.spins;
+  // The multisplit pass's prefetch, where work-groups get several tiles each: from 8 tiles per compute
+  // unit; with fewer the loop only costs (H200, 2^16 u32 keys in 32 tiles: 0.046-0.053 ms against
+  // 0.044-0.045). The loop is written for 4-byte keys alone: values and 64-bit keys need the registers
+  // the next tile's keys would take.
+  p.prefetch = p.match && in.key_bytes == 4 && !in.value_bytes && n <= r.prefetch_max &&
+               tiles >= 8 * std::size_t(units);
+  p.program = radix_program(in, p, "radix_onesweep.cl");
+  // Where the ranking's look-back loads are plain volatile loads (NVIDIA's L2 is coherent for them).
+  if (p.match) p.program.defines.set("RADIX_STATUS_VOLATILE", 1);
+  if (p.prefetch) p.program.defines.set("RADIX_PREFETCH", 1);
+  p.fallback.push_back(rts);
+  return p;
+}
+
+}  // namespace clsort::detail

@@ -1,0 +1,104 @@
+// Internal: a plan is everything one sort call runs, decided once before anything is enqueued: the
+// algorithm's shape, its sizes and the programs with their exact -D defines. One function per algorithm
+// makes it (plan_radix, plan_bitonic, ...; host/src/algorithms/) from the device's facts, the fitted
+// tuning, the key and value widths and n; the drivers only execute it (run_radix, run_bitonic, ...).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "tuning.hpp"
+
+namespace clsort::detail {
+
+/// A program's -D defines, as data: the program cache and the disk cache take them as they are.
+class Defines {
+ public:
+  Defines& set(const std::string& name, std::uint64_t value) { return set(name, std::to_string(value)); }
+  Defines& set(const std::string& name, const std::string& value);
+  /// "-DNAME=value ..." in the order set.
+  std::string options() const;
+
+ private:
+  std::vector<std::pair<std::string, std::string>> items_;
+};
+
+/// One OpenCL program: kernel files concatenated after common.cl, built with the defines. register_cap
+/// (NVIDIA: PTX .maxnreg written into the binary, program_cache.cpp) is 0 for the compiler's choice.
+struct ProgramSpec {
+  std::vector<std::string> files;
+  Defines defines;
+  unsigned register_cap = 0;
+};
+
+/// What every plan function reads.
+struct PlanInput {
+  const DeviceFacts& device;
+  const Tuning& tuning;  // fitted to the device for these widths
+  unsigned key_bytes;
+  unsigned value_bytes;  // 0: keys alone
+  std::uint32_t n;
+};
+
+/// The defines every program of a sort starts with: the key and value widths.
+Defines width_defines(const PlanInput& in);
+
+struct RadixPlan {
+  enum class Shape { cpu, reduce_then_scan, onesweep };
+  Shape shape = Shape::reduce_then_scan;
+  bool match = false;  // the warp-multisplit ranking (NVIDIA, inline PTX); else the portable one
+  unsigned bits = 8, radix = 256, passes = 4;
+  unsigned wg = 256, items = 8, tile = 2048;
+  ProgramSpec program;
+  // The CPU shape: one MSD pass over `chunks` chunks of `chunk` keys, then a work-item per bucket.
+  std::uint32_t chunks = 0, chunk = 0;
+  // Reduce-then-scan: `groups` work-groups each own `tiles_per_group` contiguous tiles.
+  std::uint32_t groups = 0, tiles_per_group = 0;
+  // Onesweep: `tiles` tiles; the histogram kernel runs on `histogram_groups` groups; look-back waits are
+  // bounded by `spins` reads. Where its self-test fails on the device, `fallback` (reduce-then-scan)
+  // runs instead.
+  std::uint32_t tiles = 0, histogram_groups = 0, spins = 0;
+  bool prefetch = false;            // work-groups loop over tiles, loading the next during the look-back
+  std::vector<RadixPlan> fallback;  // empty or one plan
+};
+struct BitonicPlan {
+  BitonicPolicy policy;
+  ProgramSpec program;
+  unsigned max_steps = 1;    // global steps fused per launch
+  unsigned global_wg = 256;  // work-group of the global-step and gather kernels
+};
+struct MergePlan {
+  MergePolicy policy;
+  ProgramSpec program;
+  std::uint32_t tile = 0, tiles = 0;
+  unsigned passes = 0;
+};
+struct SelectionPlan {
+  SelectionPolicy policy;
+  ProgramSpec program;
+  std::uint32_t blocks = 0, parts = 1, part_len = 0;
+};
+struct OddEvenPlan {
+  OddEvenPolicy policy;
+  ProgramSpec program;
+  std::uint32_t tiles = 0;
+};
+using Plan = std::variant<RadixPlan, BitonicPlan, MergePlan, SelectionPlan, OddEvenPlan>;
+
+RadixPlan plan_radix(const PlanInput& in);
+BitonicPlan plan_bitonic(const PlanInput& in);
+MergePlan plan_merge(const PlanInput& in);
+SelectionPlan plan_selection(const PlanInput& in);
+OddEvenPlan plan_odd_even(const PlanInput& in);
+
+/// The plan of `algorithm` (not automatic) for `in`.
+Plan make_plan(Algorithm algorithm, const PlanInput& in);
+/// One line for people: "radix: onesweep, multisplit ranking, tiles of 256 x 24, 4 passes".
+std::string describe(const Plan& plan);
+/// The defines of the plan's (first) program, as its build options.
+std::string build_options(const Plan& plan);
+
+}  // namespace clsort::detail

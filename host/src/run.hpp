@@ -1,0 +1,81 @@
+// Internal: Run, what an algorithm driver sees of one sort call: validated device buffers, the queue to
+// enqueue on, and helpers to get kernels and scratch buffers and to enqueue commands in a chain.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "check.hpp"
+#include "plan.hpp"
+#include "sorter_impl.hpp"
+
+namespace clsort::detail {
+
+/// A queue and what clsort needs to know of it.
+struct Queue {
+  cl::CommandQueue queue;
+  bool profiling = false;  // record each command's event for Sorter::last_profile
+  bool in_order = true;
+};
+
+/// One sort call as the drivers see it. Drivers first obtain every kernel and scratch buffer they need
+/// (so that build and allocation errors come before anything is enqueued), then enqueue, each command
+/// waiting for the last.
+class Run {
+ public:
+  Run(Sorter::Impl& sorter, Queue queue, KeyType type, bool descending, cl::Buffer keys,
+      const cl::Buffer* values, unsigned value_bytes, std::uint32_t n, std::vector<cl::Event> wait);
+
+  Sorter::Impl& s;
+  const Queue q;
+  const KeyType type;
+  const unsigned key_bytes;
+  const unsigned kind;  // KIND_UNSIGNED / KIND_SIGNED / KIND_FLOAT of kernels/common.cl
+  const bool descending;
+  const cl::Buffer keys;
+  const cl::Buffer* const values;  // null for keys only
+  const unsigned value_bytes;      // 0 for keys only
+  const std::uint32_t n;
+
+  /// The kernel `name` of `program` (built once per context and device, created once per Sorter).
+  cl::Kernel kernel(const ProgramSpec& program, const std::string& name);
+  cl::Buffer scratch(ScratchSlot slot, std::size_t bytes);
+
+  void launch(cl::Kernel& k, std::size_t global, std::size_t local, const char* label);
+  void copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label);
+  void write(const cl::Buffer& dst, const void* src, std::size_t bytes, const char* label);
+  cl::Event finish();  // the event the caller gets: completion of everything enqueued
+
+ private:
+  bool events() const;  // whether each command needs an event of its own (see launch)
+  // A command was enqueued, with event ev (null where events() is false): what the next one waits for.
+  void after(const cl::Event& ev, const char* label);
+  std::vector<cl::Event> deps_;  // what the next command waits for
+  cl::Event last_;               // the last command enqueued
+};
+
+template <class... A>
+void set_args(cl::Kernel& k, const A&... args) {
+  cl_uint i = 0;
+  (
+      [&] {
+        const cl_int status = k.setArg(i++, args);
+        if (status != CL_SUCCESS) throw_cl_error(status, "clSetKernelArg");
+      }(),
+      ...);
+}
+
+inline std::size_t round_up(std::size_t v, std::size_t m) {
+  return (v + m - 1) / m * m;
+}
+
+// The drivers, one per algorithm (host/src/algorithms/): each enqueues its plan.
+void run_radix(Run& run, const RadixPlan& plan);
+void run_bitonic(Run& run, const BitonicPlan& plan);
+void run_merge(Run& run, const MergePlan& plan);
+void run_selection(Run& run, const SelectionPlan& plan);
+void run_odd_even(Run& run, const OddEvenPlan& plan);
+void execute(Run& run, const Plan& plan);
+
+}  // namespace clsort::detail

@@ -1,0 +1,85 @@
+// Radix sort, what every GPU shape shares: the tunables, digits, a work-group scan, and the stores of a
+// tile that sits in local memory in digit order. A program is common.cl, this file, one ranking
+// (radix_rank_portable.cl or radix_rank_match.cl) and one shape (radix_rts.cl or radix_onesweep.cl); the
+// CPU shape is common.cl, this file and radix_cpu.cl (host/src/algorithms/radix_plan.cpp decides).
+// Keys are encoded (common.cl) as the first pass reads them and decoded as the last pass writes them.
+
+#ifndef RADIX_BITS
+#define RADIX_BITS 8
+#endif
+#ifndef RADIX_WG
+#define RADIX_WG 256
+#endif
+#ifndef RADIX_ITEMS
+#define RADIX_ITEMS 8  // keys per work-item per block; at most 15 for the portable ranking's 4-bit counters
+#endif
+#if RADIX_ITEMS > 32
+#error "RADIX_ITEMS must be at most 32"
+#endif
+#if RADIX_WG < 8 || RADIX_WG % 8 != 0
+#error "RADIX_WG must be a multiple of 8"  // the portable block scan's raking segments are 8 work-items
+#endif
+#define RADIX (1u << RADIX_BITS)
+#define RADIX_MASK (RADIX - 1u)
+#define RADIX_BLOCK (RADIX_WG * RADIX_ITEMS)
+
+inline uint digit_of(ukey_t k, uint shift) {
+  return (uint)(k >> shift) & RADIX_MASK;
+}
+
+// Exclusive scan of one value per work-item; *total gets the sum. Called by the whole group.
+inline uint group_scan_exclusive(uint v, local uint* s, uint* total) {
+  const uint lid = get_local_id(0);
+  s[lid] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint off = 1; off < RADIX_WG; off <<= 1) {
+    const uint add = lid >= off ? s[lid - off] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    s[lid] += add;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const uint inclusive = s[lid];
+  *total = s[RADIX_WG - 1];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return inclusive - v;
+}
+
+inline uint2 group_range(uint n, uint blocks_per_group) {
+  const ulong begin = (ulong)get_group_id(0) * blocks_per_group * RADIX_BLOCK;
+  const ulong end = begin + (ulong)blocks_per_group * RADIX_BLOCK;
+  return (uint2)((uint)min(begin, (ulong)n), (uint)min(end, (ulong)n));
+}
+
+#if VALUE_BYTES != 0
+#define VALUES(...) __VA_ARGS__
+#else
+#define VALUES(...)
+#endif
+
+// lk holds a block sorted by digit, and a key of digit d at block position p goes to gofs[d] + p: each
+// digit's keys go to consecutive global positions. dest[j] receives the place of the key at block
+// position lid + j * RADIX_WG, for its value.
+INLINE void store_keys(local const ukey_t* lk, uint valid, uint shift, uint decode, uint kind,
+                       uint descending, local const uint* gofs, global ukey_t* dst, uint* dest) {
+  const uint lid = get_local_id(0);
+#pragma unroll
+  for (uint j = 0; j < RADIX_ITEMS; ++j) {
+    const uint p = lid + j * RADIX_WG;
+    if (p < valid) {
+      const ukey_t key = lk[p];
+      dest[j] = gofs[digit_of(key, shift)] + p;
+      dst[dest[j]] = decode ? decode_key(key, kind, descending) : key;
+    }
+  }
+}
+
+#if VALUE_BYTES != 0
+// The values in lv, in the block's digit order like the keys store_keys wrote, to their keys' places.
+INLINE void store_values(local const value_t* lv, const uint* dest, uint valid, global value_t* vdst) {
+  const uint lid = get_local_id(0);
+#pragma unroll
+  for (uint j = 0; j < RADIX_ITEMS; ++j)
+    if (lid + j * RADIX_WG < valid) vdst[dest[j]] = lv[lid + j * RADIX_WG];
+}
+#endif
+
