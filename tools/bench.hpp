@@ -1,13 +1,21 @@
-// `clsort bench` internals shared by its measuring (bench.cpp), its optional Boost rows (bench_boost.cpp)
-// and its output (bench_report.cpp): contenders, measured rows and the report.
+// `clsort bench` internals shared by its files: the contenders, rows and report they pass around and the
+// functions each file provides to the others (see each section's heading for the file that defines it).
 #pragma once
 
 #include <clsort/clsort.hpp>
+#include <clsort/key_transform.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cstddef>
+#include <cstring>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "cli_common.hpp"
 
 namespace clsort_cli::bench {
 
@@ -104,6 +112,225 @@ struct Report {
   bool profile = false;
 };
 
+// ---- bench_measure.cpp: timing one contender's row.
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0);
+/// The middle value, or the mean of the two middle ones; NaN for none.
+double median(std::vector<double> v);
+
+/// How many timed repetitions a row gets: `reps`, or with `adaptive` (no --reps given) at least
+/// `min_reps` and no more once the timed repetitions passed `budget_ms`.
+struct RepPolicy {
+  int reps = 5;
+  bool adaptive = true;
+  int min_reps = 3;
+  double budget_ms = 2000;
+  /// Whether repetition `i` is one too many after `spent_ms` of timed repetitions.
+  bool done(int i, double spent_ms) const {
+    return i >= reps || (adaptive && i >= min_reps && spent_ms > budget_ms);
+  }
+};
+
+/// A status line on stderr while measuring, only on a terminal.
+class Status {
+ public:
+  Status();
+  ~Status() { clear(); }
+  void show(const std::string& text);
+  void clear();
+
+ private:
+  bool enabled_;
+};
+
+struct Reference;
+/// A row of `in` for `label`, its times and verification still to come.
+Row new_row(const Workload& in, const std::string& label, const std::string& algorithm,
+            const std::string& kind);
+/// Sets the row's median and minimum from its times.
+void summarize(Row& r);
+/// Times `c` on `in` under `policy` and verifies every output against `ref`; `profile`: also one
+/// profiled sort per repetition, the median one kept.
+Row measure(Contender& c, const Workload& in, const Reference& ref, const RepPolicy& policy, bool profile);
+/// Fills the speedup and host/bound columns of one (n, type) group of rows.
+void add_speedups(std::vector<Row>& group);
+
+// ---- bench_verify.cpp: what every timed output must equal.
+
+/// A key next to its value, the layout std::stable_sort needs to move both.
+template <class K, class V>
+struct Pair {
+  K key;
+  V value;
+};
+
+template <class K, class V>
+std::vector<Pair<K, V>> zip(const unsigned char* keys, const unsigned char* values, std::size_t n) {
+  std::vector<Pair<K, V>> p(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::memcpy(&p[i].key, keys + i * sizeof(K), sizeof(K));
+    std::memcpy(&p[i].value, values + i * sizeof(V), sizeof(V));
+  }
+  return p;
+}
+
+template <class K, class V>
+void unzip(const std::vector<Pair<K, V>>& p, void* keys, void* values) {
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    std::memcpy(static_cast<unsigned char*>(keys) + i * sizeof(K), &p[i].key, sizeof(K));
+    std::memcpy(static_cast<unsigned char*>(values) + i * sizeof(V), &p[i].value, sizeof(V));
+  }
+}
+
+/// std::sort in clsort's order: the std::sort row and the reference of keys alone.
+template <class K>
+void std_sort(K* keys, std::size_t n) {
+  std::sort(keys, keys + n, [](K a, K b) { return clsort::key_less(a, b); });
+}
+
+/// std::stable_sort of pairs by key in clsort's order: the std::stable_sort row and the reference of pairs.
+template <class K, class V>
+void stable_sort_pairs(std::vector<Pair<K, V>>& p) {
+  std::stable_sort(p.begin(), p.end(),
+                   [](const Pair<K, V>& a, const Pair<K, V>& b) { return clsort::key_less(a.key, b.key); });
+}
+
+/// What every timed output must equal: the keys sorted by std::sort or, with values, the pairs sorted by
+/// std::stable_sort (clsort's sort_by_key is stable).
+struct Reference {
+  std::vector<unsigned char> keys, values;
+};
+Reference reference_sort(const Workload& in);
+/// Bit-for-bit equality of keys and values with the reference, except in the NaN region (where the
+/// reference holds NaNs, which key_less treats as equal and clsort orders arbitrarily): there the
+/// (key bits, value) pairs must be the same multiset. `out_values` is ignored without values.
+bool verify(const Workload& in, const void* out_keys, const void* out_values, const Reference& ref);
+
+// ---- bench_host.cpp: the CPU rows.
+
+/// A CPU sort of host data: keys, values (null without --values), value_bytes, n.
+using HostSortFn = std::function<void(clsort::KeyType, void*, void*, std::size_t, std::size_t)>;
+
+/// `sort(K* keys, n)` for every key type K, as a HostSortFn of keys alone.
+template <class SortFn>
+HostSortFn sort_keys(SortFn sort) {
+  return [sort](clsort::KeyType t, void* keys, void*, std::size_t, std::size_t n) {
+    visit_key_type(t, [&](auto tag) { sort(static_cast<typename decltype(tag)::type*>(keys), n); });
+  };
+}
+
+/// `sort(K* keys, V* values, n)` for every key type K and value type V, as a HostSortFn of pairs.
+template <class SortFn>
+HostSortFn sort_pairs(SortFn sort) {
+  return [sort](clsort::KeyType t, void* keys, void* values, std::size_t value_bytes, std::size_t n) {
+    visit_key_type(t, [&](auto k) {
+      visit_value_type(value_bytes, [&](auto v) {
+        sort(static_cast<typename decltype(k)::type*>(keys), static_cast<typename decltype(v)::type*>(values),
+             n);
+      });
+    });
+  };
+}
+
+/// A CPU sort of a host copy of the keys (and values): `sort` is the timed part.
+Contender host_contender(std::string label, std::string algorithm, std::string kind, std::size_t cap,
+                         HostSortFn sort);
+/// The "ALG (serial)" row of `a` (tools/serial_sorts.hpp), keys alone or with values of `value_bytes`;
+/// none when `a` has no key-value version there.
+std::optional<Contender> serial_contender(const AlgorithmInfo& a, std::size_t value_bytes, bool caps);
+/// The CPU baseline: std::sort or, with values (`value_bytes` > 0), std::stable_sort of pairs.
+Contender std_contender(std::size_t value_bytes);
+/// The row that the speedup column compares against: std::sort, or std::stable_sort with --values.
+bool is_std_row(const std::string& label);
+
+// ---- bench_device.cpp: clsort's device rows and the copy bound.
+
+struct HostData;
+
+/// A Sorter and the device buffers its rows share. The unsorted keys (and values) are uploaded once per
+/// (type, n) into `src` (`values_src`); each repetition copies them into `work` (`values_work`) outside
+/// the timed region.
+struct DeviceState {
+  explicit DeviceState(const cl::Device& d);
+  ~DeviceState();
+  DeviceState(const DeviceState&) = delete;
+  DeviceState& operator=(const DeviceState&) = delete;
+  cl::Device device;
+  clsort::Sorter sorter;
+  std::unique_ptr<clsort::Sorter> profiler;  // --profile: a Sorter whose queue records event times
+  cl::Buffer src, work, values_src, values_work;
+  std::size_t capacity = 0, values_capacity = 0;
+  // The verified warm-up output (see Contender::keep_reference), sized with `work`, and the count of
+  // 32-bit words in which a timed output differed from it.
+  cl::Buffer reference, values_reference, differ;
+  cl::Kernel differ_kernel;
+  Workload in;
+  std::unique_ptr<HostData> host;
+  // The copy bound's staging: pinned host memory (CL_MEM_ALLOC_HOST_PTR), mapped while it lives, as
+  // drivers want it for their fastest transfers.
+  cl::Buffer staging;
+  unsigned char* mapped = nullptr;
+  std::size_t staging_capacity = 0;
+
+  std::size_t bytes() const { return in.n * clsort::key_size(in.type); }
+  std::size_t values_bytes() const { return in.values ? in.n * in.value_bytes : 0; }
+
+  cl::Buffer device_buffer(std::size_t size);
+  void prepare(const Workload& input);
+  void reset();
+  void run(clsort::Algorithm a);
+  void keep_reference();
+  void compare_with_reference();
+  bool matched_reference();
+  void result(void* keys, void* values);
+  /// Copies this (type, n)'s keys and values into the pinned staging, for copy_round_trip().
+  void stage();
+  /// The copies any host-to-host sort of this data makes: keys (and values) from pinned host memory to
+  /// the device and back, each call blocking.
+  void copy_round_trip();
+  /// Whether the staging still holds the input after the round trips.
+  bool staging_intact() const;
+  void unmap_staging();
+  std::vector<Stage> profile(clsort::Algorithm a);
+};
+
+/// The "ALG (OpenCL)" row of `a` on `s`'s Sorter; `caps`: the table's device cap applies.
+Contender device_contender(const AlgorithmInfo& a, const std::shared_ptr<DeviceState>& s, bool caps);
+extern const char* const kCopyBoundLabel;  // "copy bound (pinned)"
+/// The copy bound row: what the host-to-host call of this data cannot go below on copies alone, timed
+/// like the other rows (one untimed warm-up, the same repetition policy).
+Row measure_copy_bound(DeviceState& s, const Workload& in, const RepPolicy& policy);
+
+// ---- bench_sections.cpp: the sections after the main table.
+
+/// What one `clsort bench` run times, from its options.
+struct Setup {
+  cl::Device device;
+  std::vector<clsort::KeyType> types;
+  std::vector<std::size_t> sizes;  // ascending, no duplicates
+  std::vector<const AlgorithmInfo*> algorithms;
+  unsigned seed = 1;
+  bool specials = false;
+  bool caps = true;  // no --no-caps
+  RepPolicy policy;
+  std::size_t value_bytes = 0;        // --values: 4 or 8, else 0
+  std::vector<unsigned char> values;  // each key's input index, for the largest n
+  /// The bench's keys: n of type t, the first n of every larger n's.
+  std::vector<unsigned char> keys(clsort::KeyType t, std::size_t n) const;
+  /// The first n of `keys` with their values.
+  Workload workload(clsort::KeyType t, std::size_t n, const std::vector<unsigned char>& keys) const;
+};
+
+/// First call: a fresh Sorter on a fresh context builds its programs on its first sort; at the smallest n.
+void first_calls(const Setup& s, Report& report, Status& status);
+/// --sweep-wg: each algorithm with a work-group parameter, over `wg_sizes` (default: 16 up to the device's
+/// limit, at most 1024).
+void sweep_wg(const Setup& s, const clsort::DevicePlan& plan, const std::vector<std::string>& wg_sizes,
+              Report& report, Status& status);
+
+// ---- bench_report.cpp: the output.
+
 /// The header and column legend, printed before measuring.
 void print_header(const Report& r);
 /// One group of rows (one n and type), printed as soon as it is measured.
@@ -116,6 +343,8 @@ void write_json(const Report& r, const std::string& path);
 void write_plot(const Report& r, const std::string& path);
 /// The gnuplot executable on PATH, or "" when there is none.
 std::string find_gnuplot();
+
+// ---- bench_boost.cpp: the optional Boost rows.
 
 #ifdef CLSORT_CLI_HAVE_BOOST
 /// Boost.Sort's pdqsort and block_indirect_sort, and Boost.Compute's sort on `device`.

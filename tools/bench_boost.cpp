@@ -23,35 +23,6 @@ namespace {
 namespace bc = boost::compute;
 using clsort::KeyType;
 
-/// A host copy sorted by `sort(K*, n)`, like the std::sort row.
-template <class SortFn>
-Contender host_row(std::string label, SortFn sort) {
-  struct State {
-    KeyType type;
-    std::size_t n;
-    const unsigned char* input;
-    std::vector<unsigned char> data;
-  };
-  auto s = std::make_shared<State>();
-  Contender c;
-  c.label = std::move(label);
-  c.kind = "baseline";
-  c.prepare = [s](const Workload& in) {
-    s->type = in.type;
-    s->n = in.n;
-    s->input = static_cast<const unsigned char*>(in.keys);
-  };
-  c.reset = [s] { s->data.assign(s->input, s->input + s->n * clsort::key_size(s->type)); };
-  c.run = [s, sort] {
-    visit_key_type(s->type, [&](auto tag) {
-      using K = typename decltype(tag)::type;
-      sort(reinterpret_cast<K*>(s->data.data()), s->n);
-    });
-  };
-  c.result = [s](void* out, void*) { std::memcpy(out, s->data.data(), s->data.size()); };
-  return c;
-}
-
 struct ComputeState {
   explicit ComputeState(const cl::Device& d) : device(d()), context(device), queue(context, device) {}
   bc::device device;
@@ -66,15 +37,17 @@ struct ComputeState {
 
 void add_boost_contenders(std::vector<Contender>& out, const cl::Device& device) {
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  out.push_back(host_row("boost pdqsort", [](auto* p, std::size_t n) {
-    using K = std::remove_pointer_t<decltype(p)>;
-    boost::sort::pdqsort(p, p + n, [](K a, K b) { return clsort::key_less(a, b); });
-  }));
-  out.push_back(host_row("boost block_indirect_sort", [threads](auto* p, std::size_t n) {
-    using K = std::remove_pointer_t<decltype(p)>;
-    boost::sort::block_indirect_sort(
-        p, p + n, [](K a, K b) { return clsort::key_less(a, b); }, threads);
-  }));
+  out.push_back(host_contender("boost pdqsort", "", "baseline", 0, sort_keys([](auto* p, std::size_t n) {
+                                 using K = std::remove_pointer_t<decltype(p)>;
+                                 boost::sort::pdqsort(p, p + n,
+                                                      [](K a, K b) { return clsort::key_less(a, b); });
+                               })));
+  out.push_back(host_contender("boost block_indirect_sort", "", "baseline", 0,
+                               sort_keys([threads](auto* p, std::size_t n) {
+                                 using K = std::remove_pointer_t<decltype(p)>;
+                                 boost::sort::block_indirect_sort(
+                                     p, p + n, [](K a, K b) { return clsort::key_less(a, b); }, threads);
+                               })));
 
   auto s = std::make_shared<ComputeState>(device);
   Contender c;

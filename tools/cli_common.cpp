@@ -1,5 +1,5 @@
-// Shared helpers of the clsort command line and its probes: key type names, device opening and
-// description, random keys, and the number formats every table uses.
+// Shared helpers of the clsort command line and its probes: the table of algorithms, key type names,
+// device opening and description, random keys and values, and the number formats every table uses.
 #include "cli_common.hpp"
 
 #include <clsort/key_transform.hpp>
@@ -13,6 +13,36 @@
 #include <type_traits>
 
 namespace clsort_cli {
+
+const std::vector<AlgorithmInfo>& algorithms() {
+  using clsort::Algorithm;
+  constexpr std::size_t k13 = std::size_t(1) << 13, k14 = std::size_t(1) << 14, k16 = std::size_t(1) << 16,
+                        k20 = std::size_t(1) << 20;
+  static const std::vector<AlgorithmInfo> table = {
+      {Algorithm::radix, 0, 0, 1.15},
+      // n log^2 n compare-exchanges: 2^20 keys take about half a second serially.
+      {Algorithm::bitonic, 0, k20, 1.15},
+      // n^2: 2^14 keys are 2^28 comparisons on the device; serially 2^13 keys already take ~0.1 s.
+      {Algorithm::selection, k14, k13, 2.0},
+      // One launch per tile (n / tile block phases, each O(n)); serially n phases of n / 2 compares.
+      {Algorithm::odd_even, k16, k13, 2.0},
+      {Algorithm::merge, 0, 0, 1.1},
+  };
+  return table;
+}
+
+std::vector<std::string> algorithm_names(bool automatic) {
+  std::vector<std::string> names;
+  if (automatic) names.push_back(clsort::to_string(clsort::Algorithm::automatic));
+  for (const AlgorithmInfo& a : algorithms()) names.push_back(a.name());
+  return names;
+}
+
+const AlgorithmInfo* find_algorithm(const std::string& name) {
+  for (const AlgorithmInfo& a : algorithms())
+    if (name == a.name()) return &a;
+  return nullptr;
+}
 
 const std::vector<std::string>& key_type_names() {
   static const std::vector<std::string> names = {"u32", "i32", "f32", "u64", "i64", "f64"};
@@ -35,6 +65,15 @@ cl::Device open_device(const std::string& spec) {
     if (what.rfind("clsort: ", 0) == 0) what = what.substr(8);
     throw CliError(what);
   }
+}
+
+std::string cl_failure(cl_int status, const char* what) {
+  return std::string(what) + " failed with " + clsort::status_name(status) + " (" + std::to_string(status) +
+         ")";
+}
+
+void check_cl(cl_int status, const char* what) {
+  if (status != CL_SUCCESS) throw CliError(cl_failure(status, what));
 }
 
 std::string device_type_name(cl_device_type type) {
@@ -170,6 +209,18 @@ std::vector<unsigned char> random_keys(clsort::KeyType t, std::size_t n, unsigne
         }
       }
       std::memcpy(out.data() + i * w, &k, w);
+    }
+  });
+  return out;
+}
+
+std::vector<unsigned char> index_values(std::size_t n, std::size_t value_bytes) {
+  std::vector<unsigned char> out(n * value_bytes);
+  visit_value_type(value_bytes, [&](auto tag) {
+    using V = typename decltype(tag)::type;
+    for (std::size_t i = 0; i < n; ++i) {
+      const V v = V(i);
+      std::memcpy(out.data() + i * sizeof v, &v, sizeof v);
     }
   });
   return out;

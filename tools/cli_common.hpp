@@ -1,5 +1,5 @@
-// Shared by the clsort subcommands and the probes: the error that maps to exit status 1, key-type
-// dispatch, device opening, random keys and number formatting.
+// Shared by the clsort subcommands and the probes: the error that maps to exit status 1, the table of
+// algorithms, key-type dispatch, device opening, random keys and values, and number formatting.
 #pragma once
 
 #include <clsort/clsort.hpp>
@@ -43,6 +43,32 @@ decltype(auto) visit_key_type(clsort::KeyType t, F&& f) {
   return f(Tag<double>{});
 }
 
+/// Calls f(Tag<V>{}) with V the value type of `value_bytes` (4 or 8).
+template <class F>
+decltype(auto) visit_value_type(std::size_t value_bytes, F&& f) {
+  if (value_bytes == 4) return f(Tag<std::uint32_t>{});
+  return f(Tag<std::uint64_t>{});
+}
+
+/// One of clsort's algorithms, with the limits the bench times it under.
+struct AlgorithmInfo {
+  clsort::Algorithm algorithm;
+  std::size_t device_cap;  // the bench's largest n on the device (0: clsort::max_n); --no-caps lifts it
+  std::size_t serial_cap;  // the same for its serial version (0: no cap)
+  double growth;           // time ~ n^growth, to predict whether the next n fits the row budget
+  /// As clsort::parse_algorithm reads it, and the prefix of its tuning names.
+  const char* name() const { return clsort::to_string(algorithm); }
+};
+
+/// The one table of algorithms, in the order of clsort::Algorithm (automatic, a choice among them, is not
+/// one): `clsort sort --algorithm`, the bench's rows and options take their names and limits from it. A
+/// new algorithm is an entry here plus its serial version in serial_sorts.hpp (see bench_host.cpp).
+const std::vector<AlgorithmInfo>& algorithms();
+/// The table's names; with `automatic`, "automatic" first.
+std::vector<std::string> algorithm_names(bool automatic = false);
+/// The table's entry named `name`, or null.
+const AlgorithmInfo* find_algorithm(const std::string& name);
+
 /// "u32", "i32", ... in the order of clsort::KeyType.
 const std::vector<std::string>& key_type_names();
 clsort::KeyType parse_key_type(const std::string& name);  // throws CliError
@@ -53,11 +79,19 @@ cl::Device open_device(const std::string& spec);
 std::string describe_device(const cl::Device& d);
 std::string device_type_name(cl_device_type type);
 
+/// "<what> failed with CL_... (<status>)"
+std::string cl_failure(cl_int status, const char* what);
+/// Throws CliError(cl_failure(status, what)) unless status is CL_SUCCESS.
+void check_cl(cl_int status, const char* what);
+
 /// Uniformly random bit patterns, n keys of type t as bytes; for floats only finite ones, so that every
 /// baseline's order (Boost's included) agrees with clsort's. With `specials`, one key in eight is an edge
 /// case instead: for floats NaNs of both signs with random payloads, infinities, both zeros and
 /// subnormals; for integers the extremes and zero.
 std::vector<unsigned char> random_keys(clsort::KeyType t, std::size_t n, unsigned seed, bool specials);
+/// Each key's input index as a value of `value_bytes` (4 or 8), n values as bytes, so that a check knows
+/// where every sorted value came from: pairing and stability are checked exactly.
+std::vector<unsigned char> index_values(std::size_t n, std::size_t value_bytes);
 
 /// 1536 -> "1.5 KiB"
 std::string format_bytes(std::uint64_t bytes);

@@ -29,8 +29,7 @@ class DeviceOutOfMemory : public CliError {
 
 void check(cl_int status, const char* what) {
   if (status == CL_SUCCESS) return;
-  const std::string message =
-      std::string(what) + " failed with " + clsort::status_name(status) + " (" + std::to_string(status) + ")";
+  const std::string message = cl_failure(status, what);
   if (is_out_of_memory(status)) throw DeviceOutOfMemory(message);
   throw CliError(message);
 }
@@ -396,7 +395,7 @@ CLI::App* add_sort_command(CLI::App& app, SortArgs& a) {
   cmd->add_option("--type,-t", a.type, "Key type")->required()->check(CLI::IsMember(key_type_names()));
   cmd->add_flag("--descending,-d", a.descending, "Sort in descending order");
   cmd->add_option("--algorithm,-a", a.algorithm, "Algorithm (automatic picks by n and device)")
-      ->check(CLI::IsMember({"automatic", "radix", "bitonic", "selection", "odd_even", "merge"}))
+      ->check(CLI::IsMember(algorithm_names(true)))
       ->capture_default_str();
   cmd->add_option("--device", a.device,
                   "Device: gpu, cpu, a name substring or PLATFORM:DEVICE (see `clsort devices`); "

@@ -75,8 +75,7 @@ Timing time_sorts(clsort::Sorter& s, const Input& in, bool values, int reps) {
   q.enqueueWriteBuffer(src, CL_TRUE, 0, key_bytes, in.keys.data());
   cl::Buffer vsrc, vwork;
   if (values) {
-    std::vector<std::uint32_t> index(n);
-    for (std::size_t i = 0; i < n; ++i) index[i] = std::uint32_t(i);
+    const std::vector<unsigned char> index = clsort_cli::index_values(n, 4);
     vsrc = cl::Buffer(s.context(), CL_MEM_READ_WRITE, n * 4);
     vwork = cl::Buffer(s.context(), CL_MEM_READ_WRITE, n * 4);
     q.enqueueWriteBuffer(vsrc, CL_TRUE, 0, n * 4, index.data());
