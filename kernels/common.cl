@@ -84,19 +84,9 @@ inline ukey_t decode_key(ukey_t x, uint kind, uint descending) {
 MERGE_PATH(merge_path_global, global)
 MERGE_PATH(merge_path_local, local)
 
-kernel void util_encode(global ukey_t* keys, uint n, uint kind, uint descending) {
-  const uint i = get_global_id(0);
-  if (i < n) keys[i] = encode_key(keys[i], kind, descending);
-}
-
 kernel void util_decode(global ukey_t* keys, uint n, uint kind, uint descending) {
   const uint i = get_global_id(0);
   if (i < n) keys[i] = decode_key(keys[i], kind, descending);
-}
-
-kernel void util_iota(global uint* out, uint n) {
-  const uint i = get_global_id(0);
-  if (i < n) out[i] = i;
 }
 
 #if VALUE_BYTES != 0

@@ -254,6 +254,20 @@ int run_bench(const BenchArgs& a) {
   report.tuning = plan.tuning;
   report.measured = plan.measured;
   report.automatic = plan.automatic;
+  // What each device row runs at the largest n: the plan a sort of that shape is given.
+  if (!setup.sizes.empty())
+    for (clsort::KeyType t : setup.types)
+      for (const AlgorithmInfo* e : setup.algorithms) {
+        const std::size_t n =
+            std::min(setup.sizes.back(), e->device_cap ? e->device_cap : clsort::max_n(e->algorithm));
+        try {
+          const clsort::SortPlan p =
+              state->sorter.plan(t, n, setup.value_bytes, {clsort::Order::ascending, e->algorithm});
+          report.plans.push_back(std::string(clsort::to_string(t)) + " n=" + std::to_string(n) + ": " +
+                                 p.shape);
+        } catch (const clsort::Error&) {  // n over the algorithm's limit: the row says so itself
+        }
+      }
   bench::RepPolicy& policy = setup.policy;
   policy.adaptive = a.reps == 0;
   policy.reps = a.reps ? a.reps : 5;

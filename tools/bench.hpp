@@ -108,6 +108,7 @@ struct Report {
   std::vector<FirstCall> first;                 // first call vs steady state
   std::vector<Row> sweep;                       // --sweep-wg
   std::vector<std::string> notes;               // skipped cells, unavailable rows
+  std::vector<std::string> plans;               // what each device row runs at the largest n, per key type
   double seconds = 0;
   bool profile = false;
 };

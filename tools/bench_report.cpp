@@ -109,6 +109,7 @@ void print_header(const Report& r) {
   std::printf("         chosen by: %s\n", r.device_reason.c_str());
   std::printf("tuning   %s (%s): %s\n", r.tuning_row.c_str(), r.measured.c_str(), r.tuning.c_str());
   std::printf("         automatic picks: %s\n", r.automatic.c_str());
+  for (const std::string& plan : r.plans) std::printf("plan     %s\n", plan.c_str());
   std::printf("host     %u hardware threads; serial rows and std::sort run on one thread\n", r.host_threads);
   std::printf("keys     %s\n", r.keys_description.c_str());
   const bool pairs = r.values != "none";

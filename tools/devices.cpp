@@ -87,6 +87,14 @@ int run_devices(const DevicesArgs&) {
         field("clsort tuning row",
               plan.tuning_row + (plan.measured.empty() ? "" : " (" + plan.measured + ")"));
         field("clsort tuning", plan.tuning);
+        // What a sort of 2^24 keys runs, per key width, alone and with 4-byte values.
+        for (const auto& [type, value_bytes] : {std::pair{clsort::KeyType::u32, std::size_t(0)},
+                                                {clsort::KeyType::u64, std::size_t(0)},
+                                                {clsort::KeyType::u32, std::size_t(4)}}) {
+          const std::string what =
+              std::string("plan ") + clsort::to_string(type) + (value_bytes ? "+u32" : "") + " 2^24";
+          field(what.c_str(), sorter.plan(type, std::size_t(1) << 24, value_bytes).shape);
+        }
       } catch (const std::exception& e) {
         field("clsort", std::string("cannot use this device: ") + e.what());
       }

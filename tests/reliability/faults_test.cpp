@@ -550,5 +550,38 @@ TEST_CASE("faults: a kernel that fails to compile reports the compiler's log, an
   CHECK(check_keys(KeyType::f64, Order::ascending, keys, unpack(KeyType::f64, k.data(), keys.size())) == "");
 }
 
+// The Onesweep self-test runs before a program's first Onesweep sort; when it throws (here: its first
+// buffer cannot be allocated), the sort must fall back to reduce-then-scan and succeed, and later sorts
+// with that program must not retry the test or throw.
+TEST_CASE("faults: an Onesweep self-test that throws falls back to reduce-then-scan") {
+  const cl::CommandQueue q(base().context(), base().device(), CL_QUEUE_PROFILING_ENABLE);
+  clsort::Sorter s(q);
+  // A shape no other test of this process builds, so that its self-test has not run yet.
+  s.tune("radix.cpu=0 radix.onesweep=0 radix.bits=6 radix.wg=40 radix.items=3");
+  std::mt19937_64 rng(7);
+  const std::vector<std::uint64_t> in = make_keys(KeyType::u32, Dist::random, 5000, rng);
+  {  // the host buffers and scratch exist after one sort, so that the self-test allocates first
+    std::vector<unsigned char> keys = pack(KeyType::u32, in);
+    s.sort_host(KeyType::u32, keys.data(), in.size(), nullptr, 0, {});
+  }
+  s.tune("radix.onesweep=1");
+  for (int round = 0; round < 2; ++round) {
+    CAPTURE(round);
+    std::vector<unsigned char> keys = pack(KeyType::u32, in);
+    if (round == 0) inject::arm(inject::create_buffer, 1);  // the self-test's first clCreateBuffer
+    CHECK_FALSE(thrown([&] { s.sort_host(KeyType::u32, keys.data(), in.size(), nullptr, 0, {}); }));
+    if (round == 0) CHECK(inject::fired);
+    inject::disarm();
+    CHECK(check_keys(KeyType::u32, Order::ascending, in, unpack(KeyType::u32, keys.data(), in.size())) == "");
+    int onesweep = 0, scatters = 0;
+    for (const auto& k : s.last_profile()) {
+      onesweep += k.name.rfind("radix_onesweep", 0) == 0;
+      scatters += k.name == "radix_scatter";
+    }
+    CHECK(onesweep == 0);
+    CHECK(scatters == 6);  // ceil(32 / 6) passes of reduce-then-scan
+  }
+}
+
 }  // namespace
 }  // namespace reliability
