@@ -84,6 +84,30 @@ inline ukey_t decode_key(ukey_t x, uint kind, uint descending) {
 MERGE_PATH(merge_path_global, global)
 MERGE_PATH(merge_path_local, local)
 
+// Stable insertion sort of k[begin, end) in place, values v following their keys: a key moves only past
+// strictly greater ones. For runs of a few dozen keys (the CPU shapes' small buckets and runs).
+#if VALUE_BYTES != 0
+#define WITH_VALUES(...) __VA_ARGS__
+#else
+#define WITH_VALUES(...)
+#endif
+#define INSERTION_SORT(name, AS)                                                         \
+  INLINE void name(AS ukey_t* k, WITH_VALUES(AS value_t* v, ) uint begin, uint end) {    \
+    for (uint i = begin + 1; i < end; ++i) {                                             \
+      const ukey_t key = k[i];                                                           \
+      WITH_VALUES(const value_t val = v[i];)                                             \
+      uint j = i;                                                                        \
+      for (; j > begin && k[j - 1] > key; --j) {                                         \
+        k[j] = k[j - 1];                                                                 \
+        WITH_VALUES(v[j] = v[j - 1];)                                                    \
+      }                                                                                  \
+      k[j] = key;                                                                        \
+      WITH_VALUES(v[j] = val;)                                                           \
+    }                                                                                    \
+  }
+INSERTION_SORT(insertion_sort_global, global)
+INSERTION_SORT(insertion_sort_local, local)
+
 kernel void util_decode(global ukey_t* keys, uint n, uint kind, uint descending) {
   const uint i = get_global_id(0);
   if (i < n) keys[i] = decode_key(keys[i], kind, descending);

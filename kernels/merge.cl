@@ -277,26 +277,7 @@ kernel __attribute__((reqd_work_group_size(1, 1, 1))) void merge_cpu_block(
 #if VALUE_BYTES != 0
   for (uint u = 0; u < m; ++u) v0[u] = vsrc[base + u];
 #endif
-  for (uint s = 0; s < m; s += MERGE_CPU_RUN) {
-    const uint e = min(s + MERGE_CPU_RUN, m);
-    for (uint i = s + 1; i < e; ++i) {
-      const ukey_t key = k0[i];
-#if VALUE_BYTES != 0
-      const value_t val = v0[i];
-#endif
-      uint j = i;
-      for (; j > s && k0[j - 1] > key; --j) {
-        k0[j] = k0[j - 1];
-#if VALUE_BYTES != 0
-        v0[j] = v0[j - 1];
-#endif
-      }
-      k0[j] = key;
-#if VALUE_BYTES != 0
-      v0[j] = val;
-#endif
-    }
-  }
+  for (uint s = 0; s < m; s += MERGE_CPU_RUN) insertion_sort_local(k0, WITH_VALUES(v0, ) s, min(s + MERGE_CPU_RUN, m));
   local ukey_t *from = k0, *to = k1;
 #if VALUE_BYTES != 0
   local value_t *vfrom = v0, *vto = v1;

@@ -83,24 +83,11 @@ kernel void radix_cpu_buckets(global ukey_t* keys, global ukey_t* tmp,
   global value_t* vout = values + begin;
 #endif
   if (size <= RADIX_CPU_SMALL) {
-    // Stable: a key moves only past strictly greater ones.
     for (uint i = 0; i < size; ++i) {
-      const ukey_t k = from[i];
-#if VALUE_BYTES != 0
-      const value_t v = vfrom[i];
-#endif
-      uint j = i;
-      for (; j > 0 && out[j - 1] > k; --j) {
-        out[j] = out[j - 1];
-#if VALUE_BYTES != 0
-        vout[j] = vout[j - 1];
-#endif
-      }
-      out[j] = k;
-#if VALUE_BYTES != 0
-      vout[j] = v;
-#endif
+      out[i] = from[i];
+      WITH_VALUES(vout[i] = vfrom[i];)
     }
+    insertion_sort_global(out, WITH_VALUES(vout, ) 0, size);
     for (uint i = 0; i < size; ++i) out[i] = decode_key(out[i], kind, descending);
     return;
   }

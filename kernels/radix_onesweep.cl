@@ -61,7 +61,7 @@ INLINE void publish_count(global uint* status, uint t, uint d, uint count) {
   status_store(status + (size_t)t * RADIX + d, (t == 0 ? OS_PREFIX : OS_AGGREGATE) | count);
 }
 
-// 1 (set by the host; see radix.cpp for where): a work-group sorts tiles until none is left, loading the
+// 1 (set by the host; see host/src/algorithms/radix_plan.cpp for where): a work-group sorts tiles until none is left, loading the
 // next tile's keys as soon as this one's are in local memory, so that the loads overlap this tile's
 // look-back and scatter rather than open a new work-group's tile with nothing to hide them. It pays where
 // each work-group gets several tiles but the keys still fit L2 (u32 2^24, Gkeys/s, without and with it in

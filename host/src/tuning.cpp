@@ -279,7 +279,7 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
   if (!r.match) r.items = std::min(r.items, 15u);
   // The portable scatter kernels hold a tile of keys and values, per-digit arrays and about 44 bytes per
   // work-item of scan state. The multisplit ranking's counter and peer mask per warp and digit share
-  // words with the tile, whose keys and values pass through one after the other (kernels/radix_match.cl).
+  // words with the tile, whose keys and values pass through one after the other (kernels/radix_rank_match.cl).
   // Fewer keys per work-item first: the tile shrinks by a work-group's keys at a time.
   auto radix_bytes = [&] {
     const std::size_t block = std::size_t(r.wg) * r.items, digit = std::size_t(4) << r.bits;

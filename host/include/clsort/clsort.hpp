@@ -112,7 +112,7 @@ struct KernelTime {
 
 /// Description of the tuning clsort applies on a device (for `clsort devices` and the bench).
 struct DevicePlan {
-  std::string tuning_row;  ///< e.g. "NVIDIA/gpu/default"
+  std::string tuning_row;  ///< e.g. "nvidia/gpu/default"
   std::string tuning;      ///< the parameters, "radix.bits=8 radix.wg=256 ..."
   std::string measured;    ///< what the row was measured at, if recorded
   std::string automatic;   ///< which algorithm `automatic` picks by n range
