@@ -48,12 +48,7 @@ void key_matrix(clsort::Sorter& sorter, Algorithm algorithm, const std::string& 
 
 template <class K>
 void key_matrix(const char* name) {
-  const std::optional<Algorithm> algorithm = algorithm_named(name);
-  if (!algorithm) {
-    MESSAGE(name << " is not an algorithm of this clsort build: nothing to test");
-    return;
-  }
-  key_matrix<K>(shared_sorter(), *algorithm);
+  key_matrix<K>(shared_sorter(), algorithm_named(name));
 }
 
 // radix_alt: the radix shape the device's tuning does not choose.

@@ -19,7 +19,14 @@ namespace detail {
 struct RadixState;  // host/src/algorithms/radix.cpp
 }
 
-struct Sorter::Impl {
+// Sorter is exported (CLSORT_API) and its nested Impl would be exported with it; it stays internal.
+#if defined(__GNUC__) && !defined(_WIN32)
+#define CLSORT_SORTER_IMPL_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define CLSORT_SORTER_IMPL_HIDDEN
+#endif
+
+struct CLSORT_SORTER_IMPL_HIDDEN Sorter::Impl {
   Impl(cl::Context context, cl::Device device, cl::CommandQueue queue);
   ~Impl();
 

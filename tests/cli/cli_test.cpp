@@ -1,6 +1,5 @@
 // Tests of the clsort executable: runs it through the shell on files written here and checks exit codes,
 // messages and outputs, and that a failed run creates nothing and leaves an existing output untouched.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <clsort/key_transform.hpp>

@@ -1,6 +1,5 @@
 // A Sorter inside an application's OpenCL pipeline: it honours wait lists (a user event gates it), its
 // events chain into the application's commands and other queues, and it is correct on out-of-order queues.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <clsort/clsort.h>

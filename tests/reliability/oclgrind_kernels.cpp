@@ -175,6 +175,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "unknown config '%s'\n", argv[1]);
     return 2;
   }
+  // A key type to run alone must be one: an unknown name would select no case and pass unchecked.
+  if (argc == 3) {
+    bool known = false;
+    for (KeyType type : all_types()) known = known || argv[2] == std::string(clsort::to_string(type));
+    if (!known) {
+      std::fprintf(stderr, "unknown key type '%s'\n", argv[2]);
+      return 2;
+    }
+  }
   try {
     // Under the oclgrind wrapper its simulator is the only platform; refuse to pass silently elsewhere.
     const cl::Device device = clsort::all_devices().at(0);

@@ -1,3 +1,54 @@
-// doctest's main() for every test executable (filters such as --test-case= come from CTest).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+// doctest's main() for every doctest executable of the tree (filters such as --test-case= come from CTest),
+// linked through the clsort_doctest_main library (tests/CMakeLists.txt).
+//
+// doctest 2.4.9 exits 0 when its filters select no test case, so a misspelt --test-case= in a CTest entry
+// would pass while testing nothing. Here a run that executes no test case fails with "no test case matched
+// the filters". Runs that only report something (--help, --version, --count, --list-test-cases,
+// --list-test-suites, --list-reporters, --no-run) are left as doctest ends them.
+#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+struct RunRecord {
+  unsigned started = 0;  // test cases entered
+  bool query = false;    // a reporting run: nothing was meant to be executed
+};
+RunRecord record;
+
+// Sees every run beside the reporters: counts the test cases that start and notes reporting runs.
+struct StrictRunListener : doctest::IReporter {
+  explicit StrictRunListener(const doctest::ContextOptions&) {}
+  void report_query(const doctest::QueryData&) override { record.query = true; }
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats&) override {}
+  void test_case_start(const doctest::TestCaseData&) override { ++record.started; }
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void test_case_end(const doctest::CurrentTestCaseStats&) override {}
+  void test_case_exception(const doctest::TestCaseException&) override {}
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+  void log_assert(const doctest::AssertData&) override {}
+  void log_message(const doctest::MessageData&) override {}
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+
+}  // namespace
+
+REGISTER_LISTENER("clsort_strict_run", 1, StrictRunListener);
+
+int main(int argc, char** argv) {
+  doctest::Context context(argc, argv);
+  const int result = context.run();
+  if (result == 0 && !record.query && record.started == 0) {
+    std::string args;
+    for (int i = 1; i < argc; ++i) args += std::string(i > 1 ? " " : "") + argv[i];
+    std::fprintf(stderr, "%s: no test case matched the filters (%s): nothing was tested\n", argv[0],
+                 args.empty() ? "none given" : args.c_str());
+    return 1;
+  }
+  return result;
+}

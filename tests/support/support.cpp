@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
+#include <stdexcept>
 
 namespace clsort_test {
 
@@ -89,11 +90,12 @@ std::vector<std::size_t> matrix_sizes(const clsort::Sorter& sorter, std::size_t 
   return sizes;
 }
 
-std::optional<Algorithm> algorithm_named(const std::string& name) {
+Algorithm algorithm_named(const std::string& name) {
   try {
     return clsort::parse_algorithm(name);
-  } catch (const clsort::Error&) {
-    return std::nullopt;
+  } catch (const clsort::Error& e) {
+    throw std::invalid_argument("test helper algorithm_named: unknown algorithm name '" + name + "' (" +
+                                e.what() + ")");
   }
 }
 
@@ -101,7 +103,7 @@ const std::vector<Algorithm>& all_algorithms() {
   static const std::vector<Algorithm> all = [] {
     std::vector<Algorithm> a;
     for (const char* name : {"radix", "bitonic", "selection", "automatic", "odd_even", "merge"})
-      if (auto x = algorithm_named(name)) a.push_back(*x);
+      a.push_back(algorithm_named(name));
     return a;
   }();
   return all;

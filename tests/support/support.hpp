@@ -50,11 +50,11 @@ std::vector<std::size_t> matrix_sizes(const clsort::Sorter& sorter, std::size_t 
 /// The tuning value `name` from DevicePlan::tuning ("radix.wg" -> 64), 0 if absent.
 std::size_t plan_value(const clsort::Sorter& sorter, const std::string& name);
 
-/// Every algorithm of this clsort build: the names clsort::parse_algorithm knows among radix, bitonic,
-/// selection, automatic and those still to land (odd_even, merge), so that the suite grows with the enum.
+/// Every algorithm: radix, bitonic, selection, automatic, odd_even and merge, through algorithm_named().
 const std::vector<Algorithm>& all_algorithms();
-/// The algorithm `name` names, or nothing when this build has no such algorithm.
-std::optional<Algorithm> algorithm_named(const std::string& name);
+/// The algorithm `name` names (clsort::parse_algorithm). An unknown name throws std::invalid_argument,
+/// which fails the running test case: a misspelt name in a test must not make it test nothing.
+Algorithm algorithm_named(const std::string& name);
 /// The largest n the tests sort with `a`: algorithms of O(n^2) work or O(n) launches stop at 6144.
 std::size_t matrix_max_n(Algorithm a);
 inline const std::vector<Order>& both_orders() {

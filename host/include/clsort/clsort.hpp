@@ -31,6 +31,18 @@
 
 #include "clsort/version.hpp"
 
+/// Marks what the shared library exports: it is built with hidden visibility, so only the C++ API declared
+/// here (and the C API, CLSORT_C_API in clsort.h) is visible to applications.
+#ifndef CLSORT_API
+#if defined(_WIN32)
+#define CLSORT_API
+#elif defined(__GNUC__)
+#define CLSORT_API __attribute__((visibility("default")))
+#else
+#define CLSORT_API
+#endif
+#endif
+
 namespace clsort {
 
 /// The order of the result: ascending by value, or its exact reverse.
@@ -52,7 +64,7 @@ enum class KeyType { u32, i32, f32, u64, i64, f64 };
 /// The error every clsort call throws. `status()` is the OpenCL status (CL_INVALID_VALUE and friends for
 /// argument errors found by clsort itself), `where()` names the failing OpenCL call or the offending
 /// argument, `build_log()` holds the compiler's log when a kernel build failed.
-class Error : public std::runtime_error {
+class CLSORT_API Error : public std::runtime_error {
  public:
   /// What kind of failure, for callers (and the C API) that branch on it.
   enum class Kind {
@@ -81,26 +93,26 @@ class Error : public std::runtime_error {
 };
 
 /// The symbolic name of an OpenCL status code, e.g. "CL_OUT_OF_RESOURCES".
-const char* status_name(cl_int status) noexcept;
+CLSORT_API const char* status_name(cl_int status) noexcept;
 
-const char* to_string(Algorithm a) noexcept;
-const char* to_string(KeyType t) noexcept;
-const char* to_string(Order o) noexcept;
+CLSORT_API const char* to_string(Algorithm a) noexcept;
+CLSORT_API const char* to_string(KeyType t) noexcept;
+CLSORT_API const char* to_string(Order o) noexcept;
 /// Parses "automatic", "radix", "bitonic", "selection", "odd_even", "merge"; throws Error naming the
 /// text otherwise.
-Algorithm parse_algorithm(const std::string& name);
+CLSORT_API Algorithm parse_algorithm(const std::string& name);
 
 /// Every device of every platform, in platform order.
-std::vector<cl::Device> all_devices();
+CLSORT_API std::vector<cl::Device> all_devices();
 
 /// The device clsort uses by default. CLSORT_DEVICE selects one: `gpu`, `cpu`, a substring of the device
 /// or platform name (case-insensitive), or `<platform index>:<device index>`. Without it: the first GPU,
 /// else the first CPU device (PoCL). Throws Error when no device matches.
-cl::Device default_device();
+CLSORT_API cl::Device default_device();
 /// Why default_device() picked what it did, for tools ("CLSORT_DEVICE=gpu", "first GPU", ...).
-std::string default_device_reason();
+CLSORT_API std::string default_device_reason();
 /// The device that `spec` (same syntax as CLSORT_DEVICE) selects.
-cl::Device select_device(const std::string& spec);
+CLSORT_API cl::Device select_device(const std::string& spec);
 
 /// What one kernel launch or copy of the last sort cost, from OpenCL profiling events. Filled only when
 /// the Sorter's queue has CL_QUEUE_PROFILING_ENABLE.
@@ -143,15 +155,15 @@ struct key_type_of<std::int64_t> : std::integral_constant<KeyType, KeyType::i64>
 template <>
 struct key_type_of<double> : std::integral_constant<KeyType, KeyType::f64> {};
 
-std::size_t key_size(KeyType t) noexcept;
+CLSORT_API std::size_t key_size(KeyType t) noexcept;
 
 /// The largest n each algorithm accepts (selection sort is O(n^2), odd-even takes one launch per tile).
-std::size_t max_n(Algorithm a) noexcept;
+CLSORT_API std::size_t max_n(Algorithm a) noexcept;
 
 /// Sorts on one OpenCL device. A Sorter may be used from one thread at a time; separate Sorters, also on
 /// one context, work concurrently. Programs are compiled once per (context, device, source, options) and
 /// shared by every Sorter of the process.
-class Sorter {
+class CLSORT_API Sorter {
  public:
   /// The default device (see default_device()), its own context and in-order queue.
   Sorter();
@@ -257,7 +269,7 @@ class Sorter {
 };
 
 /// The process-wide Sorter on default_device(), created on first use; calls are serialized.
-Sorter& default_sorter();
+CLSORT_API Sorter& default_sorter();
 
 template <class K>
 void sort(std::vector<K>& keys, const Options& options = {});
@@ -267,8 +279,9 @@ template <class K>
 std::vector<std::uint32_t> argsort(const std::vector<K>& keys, const Options& options = {});
 
 namespace detail {
-// Runs f(default_sorter()) under the process-wide lock.
-void with_default_sorter(void (*f)(Sorter&, void*), void* arg);
+// Runs f(default_sorter()) under the process-wide lock. Exported: the templates above call it from the
+// application's code.
+CLSORT_API void with_default_sorter(void (*f)(Sorter&, void*), void* arg);
 }  // namespace detail
 
 template <class K>
