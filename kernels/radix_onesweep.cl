@@ -160,7 +160,7 @@ kernel void radix_onesweep_clear(global uint* words, uint count) {
 // Counts every pass's digits in one read of the keys, into the state at state_at. Also notes the first
 // key, and zeroes the other copy of the state (state_words from other_at) for the next sort and the first
 // pass's look-back words (status_words from status_at).
-kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep_histogram(
+kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_onesweep_histogram(
     global const ukey_t* src, uint n, uint kind, uint descending, global uint* work, uint state_at,
     uint other_at, uint state_words, uint status_at, uint status_words) {
   local uint hist[PASSES * RADIX];
@@ -206,7 +206,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
 // whose digit is the same for every key moves nothing and is skipped, unless it must copy so that the
 // last moving pass writes to a (an even number of moves); with an odd PASSES nothing is skipped and the
 // driver copies the result back. Work-groups take tiles in the order they start (see above).
-kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep(
+kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_onesweep(
     global ukey_t* a, global ukey_t* b, VALUES(global value_t* va, global value_t* vb, ) uint n, uint pass,
     uint kind, uint descending, global uint* work, uint state_at, uint status_at, uint tiles,
     uint spin_limit) {
@@ -241,16 +241,15 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_onesweep
   uint t = tile;
   if (RADIX_PREFETCH && t >= tiles) return;  // the same for the whole group
   status_own_row(my_status + (size_t)t * RADIX);
-  const uint lane = ptx_lane_id(), warp = lid / 32;
   // Work-item d owns digit d: keys of smaller digits.
-  const uint smaller = warp_group_scan_exclusive(lid < RADIX ? hist[lid] : 0, lane, warp, warp_tot);
+  const uint smaller = rank_scan_exclusive(lid < RADIX ? hist[lid] : 0, scan_tmp);
   ukey_t k[RADIX_ITEMS];
   load_keys(src, t * RADIX_BLOCK, min((uint)RADIX_BLOCK, n - t * RADIX_BLOCK), k);
   for (;;) {  // once, unless RADIX_PREFETCH
     const uint blk = t * RADIX_BLOCK;
     const uint valid = min((uint)RADIX_BLOCK, n - blk);
     uint to[RADIX_ITEMS], dest[RADIX_ITEMS], count, start;
-    count_keys(valid, shift, encode, kind, descending, k, wcount, wmask, warp_tot, &count, &start);
+    count_keys(valid, shift, encode, kind, descending, k, wcount, wmask, scan_tmp, &count, &start);
     // The next tile is claimed here rather than as this one began: a claimed tile's counts are what later
     // tiles' look-backs wait for, and this way they come out one ranking after the claim, not a tile.
     if (RADIX_PREFETCH && lid == 0) tile = atomic_inc(&state[OS_COUNTERS + pass]);

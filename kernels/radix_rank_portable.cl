@@ -4,6 +4,7 @@
 #if RADIX_ITEMS > 15
 #error "RADIX_ITEMS must be at most 15 for the portable ranking's 4-bit counters"
 #endif
+#define SG_KERNEL_ATTRS  // no sub-groups
 
 
 // Exclusive scan of 16 digit counters per work-item, packed two 16-bit counters per uint (block totals

@@ -9,7 +9,7 @@
 // file.
 
 // counts[d * groups + g] = number of keys with digit d in group g's range.
-kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_histogram(
+kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_histogram(
     global const ukey_t* src, uint n, uint shift, uint encode, uint kind, uint descending,
     uint blocks_per_group, global uint* counts) {
   local uint hist[RADIX];
@@ -47,7 +47,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_histogra
 }
 
 // One work-group per digit: turns counts[d][*] into exclusive prefix sums; totals[d] = digit total.
-kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scan(global uint* counts, uint groups,
+kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_scan(global uint* counts, uint groups,
                                                                              global uint* totals) {
   local uint s[RADIX_WG];
   global uint* row = counts + get_group_id(0) * groups;
@@ -67,7 +67,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scan(glo
 // Each group scatters its range block by block: a key's stable position is the keys of smaller digits
 // (totals, scanned here) + its digit's keys in earlier groups (counts, scanned by radix_scan) + its
 // digit's keys earlier in this group (the blocks before, and its place in its block's digit order).
-kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
+kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_scatter(
     global const ukey_t* src, global ukey_t* dst,
     VALUES(global const value_t* vsrc, global value_t* vdst, ) uint n, uint shift, uint encode, uint decode,
     uint kind, uint descending, uint blocks_per_group, global const uint* counts, global const uint* totals) {
@@ -77,15 +77,14 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) void radix_scatter(
   const uint groups = get_num_groups(0);
   const uint2 range = group_range(n, blocks_per_group);
 #ifdef RADIX_MATCH
-  const uint lane = ptx_lane_id(), warp = lid / 32;
   // Work-item lid owns digit lid: where this group's next key of that digit goes.
-  uint next = warp_group_scan_exclusive(lid < RADIX ? totals[lid] : 0, lane, warp, warp_tot);
+  uint next = rank_scan_exclusive(lid < RADIX ? totals[lid] : 0, scan_tmp);
   if (lid < RADIX) next += counts[lid * groups + get_group_id(0)];
   for (uint blk = range.x; blk < range.y; blk += RADIX_BLOCK) {
     const uint valid = min((uint)RADIX_BLOCK, range.y - blk);
     ukey_t k[RADIX_ITEMS];
     uint to[RADIX_ITEMS], dest[RADIX_ITEMS], count, start;
-    count_block(src, blk, valid, shift, encode, kind, descending, k, wcount, wmask, warp_tot, &count, &start);
+    count_block(src, blk, valid, shift, encode, kind, descending, k, wcount, wmask, scan_tmp, &count, &start);
     if (lid < RADIX) {
       gofs[lid] = next - start;
       next += count;

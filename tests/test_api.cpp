@@ -519,5 +519,73 @@ TEST_CASE("sorts under non-default Onesweep tuning") {
   });
 }
 
+// The multisplit ranking (kernels/radix_rank_multisplit.cl) on any device: its local-memory sub-groups of
+// 32, 8 and 16 work-items, ballot peers where the device has ballots (NVIDIA's PTX, cl_khr_subgroup_ballot;
+// elsewhere the same as local atomics), each with reduce-then-scan and with Onesweep, and the look-back's
+// recount under the local-memory sub-groups.
+const Variant kMultisplitVariants[] = {
+    {"radix.cpu=0,radix.onesweep=0,radix.match=1,radix.subgroups=3,radix.wg=256,radix.items=8",
+     Algorithm::radix, kAllTypes},
+    {"radix.cpu=0,radix.onesweep=0,radix.match=1,radix.subgroups=3,radix.bits=4,radix.wg=24,radix.items=5",
+     Algorithm::radix, kU32 | kI64},
+    {"radix.cpu=0,radix.onesweep=0,radix.match=1,radix.subgroups=3,radix.bits=5,radix.wg=48,radix.items=3",
+     Algorithm::radix, kF32},
+    {"radix.cpu=0,radix.onesweep=0,radix.match=1,radix.peers=1,radix.wg=256,radix.items=8", Algorithm::radix,
+     kU32 | kF64},
+    {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.subgroups=3,radix.wg=256,radix.items=8",
+     Algorithm::radix, kAllTypes, kOnesweepCpuMaxN},
+    {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.peers=1,radix.wg=256,radix.items=8", Algorithm::radix,
+     kU32 | kI64, kOnesweepCpuMaxN},
+    {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.subgroups=3,radix.spins=0,radix.bits=4,radix.wg=16,"
+     "radix.items=3",
+     Algorithm::radix, kU32 | kF64, kOnesweepCpuMaxN},
+};
+
+TEST_CASE("sorts under the multisplit ranking's variants") {
+  FailureBudget budget;
+  for_each_variant(kMultisplitVariants, [&](auto key, clsort::Sorter& sorter, const Variant& v) {
+    sort_with_tuning<decltype(key)>(sorter, v, budget);
+  });
+}
+
+// The ballot path at every sub-group size the device can be held to (cl_khr_subgroup_ballot with
+// cl_intel_required_subgroup_size: Intel's runtimes), with both shapes. A device without them must plan
+// the local-memory sub-groups when the ballot path is asked for.
+TEST_CASE("multisplit ranking at every sub-group size the device offers") {
+  const clsort::Sorter& base = shared_sorter();
+  const cl::Device& device = base.device();
+  const std::string extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
+  std::vector<std::size_t> sizes;
+  if (extensions.find("cl_khr_subgroup_ballot") != std::string::npos &&
+      extensions.find("cl_intel_required_subgroup_size") != std::string::npos)
+    REQUIRE(device.getInfo(CL_DEVICE_SUB_GROUP_SIZES_INTEL, &sizes) == CL_SUCCESS);
+  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [](std::size_t s) { return s < 4 || s > 64; }),
+              sizes.end());
+  const clsort::Options radix{Order::ascending, Algorithm::radix};
+  if (sizes.empty()) {
+    clsort::Sorter sorter(device);
+    sorter.tune("radix.cpu=0,radix.match=1,radix.subgroups=2,radix.wg=256");
+    const std::string shape = sorter.plan(KeyType::u32, 1 << 20, 0, radix).shape;
+    CAPTURE(shape);
+    CHECK(shape.find("local-memory sub-groups of 32") != std::string::npos);
+    return;
+  }
+  FailureBudget budget;
+  for (std::size_t lanes : sizes)
+    for (int onesweep : {0, 1}) {
+      const std::string tuning =
+          "radix.cpu=0,radix.match=1,radix.subgroups=2,radix.wg=256,radix.items=8,radix.sg_size=" +
+          std::to_string(lanes) + ",radix.onesweep=" + std::to_string(onesweep);
+      const Variant v{tuning.c_str(), Algorithm::radix, kU32 | kF64, kOnesweepCpuMaxN};
+      clsort::Sorter sorter(cl::CommandQueue(base.context(), device));
+      sorter.tune(tuning);
+      const std::string shape = sorter.plan(KeyType::u32, 1 << 20, 0, radix).shape;
+      CAPTURE(shape);
+      REQUIRE(shape.find("cl_khr_subgroup_ballot of " + std::to_string(lanes) + ",") != std::string::npos);
+      sort_with_tuning<std::uint32_t>(sorter, v, budget);
+      sort_with_tuning<double>(sorter, v, budget);
+    }
+}
+
 }  // namespace
 }  // namespace clsort_test

@@ -50,7 +50,17 @@ std::string radix_line(const RadixPlan& p) {
                   : p.shape == Shape::reduce_then_scan ? "reduce-then-scan"
                                                        : "onesweep";
   if (p.shape != Shape::cpu) {
-    s += p.match ? ", multisplit ranking (PTX)" : ", portable ranking";
+    if (p.multisplit) {
+      using S = RadixPlan::Subgroups;
+      s += std::string(", multisplit ranking (") +
+           (p.subgroups == S::ptx   ? "PTX warps"
+            : p.subgroups == S::khr ? "cl_khr_subgroup_ballot"
+                                    : "local-memory sub-groups") +
+           " of " + std::to_string(p.sg_lanes) + ", peers by " +
+           (p.peers_ballot ? "ballots" : "local atomics") + ")";
+    } else {
+      s += ", portable ranking";
+    }
     s += ", tiles of " + std::to_string(p.wg) + " x " + std::to_string(p.items);
   } else {
     s += ", " + std::to_string(p.chunks) + " chunks";

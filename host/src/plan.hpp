@@ -49,7 +49,12 @@ Defines width_defines(const PlanInput& in);
 struct RadixPlan {
   enum class Shape { cpu, reduce_then_scan, onesweep };
   Shape shape = Shape::reduce_then_scan;
-  bool match = false;  // the warp-multisplit ranking (NVIDIA, inline PTX); else the portable one
+  // The ranking: sub-group multisplit (kernels/radix_rank_multisplit.cl) or the portable counting sort.
+  bool multisplit = false;
+  enum class Subgroups { none, ptx, khr, local };  // the multisplit ranking's primitives
+  Subgroups subgroups = Subgroups::none;
+  unsigned sg_lanes = 0;      // lanes per sub-group
+  bool peers_ballot = false;  // peers by ballots; else by local atomics
   unsigned bits = 8, radix = 256, passes = 4;
   unsigned wg = 256, items = 8, tile = 2048;
   ProgramSpec program;

@@ -37,6 +37,11 @@ const Row k_table[] = {
      "radix.cpu=1 radix.groups=32 radix.wg=64 radix.items=15 bitonic.wg=64 bitonic.tile=8192 selection.wg=64"
      " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512",
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 2^20 11.5x std::sort"},
+    // GPUs without a row of their own: the multisplit ranking and Onesweep (after its self-test), with
+    // tiles of 256 x 16 (fit_to_device shrinks them to the device's local memory); the ranking's
+    // sub-group primitives are the best the device reports.
+    {"", "gpu", "", 0, kAnyValues, "radix.wg=256 radix.items=16 radix.match=1 radix.onesweep=1",
+     "derived from the device, not measured"},
     {"nvidia", "gpu", "", 0, kAnyValues,
      "radix.wg=256 radix.items=24 radix.items_small=8 radix.match=1 radix.onesweep=1 radix.regs=64 "
      "radix.prefetch_max=33554432 radix.groups=4096 bitonic.wg=512 bitonic.tile=8192 bitonic.steps=6"
@@ -49,9 +54,9 @@ const Row k_table[] = {
     {"nvidia", "gpu", "", 0, kWithValues, "radix.regs=0 radix.prefetch_max=0",
      "H100, 2026-11-23: u32 pairs 2^28 1.01x CUB"},
     {"nvidia", "gpu", "", 4, kWithValues, "radix.items=32", "H100, 2026-11-23: u32 pairs 2^26 27.95 Gkeys/s"},
-    {"advanced micro devices", "gpu", "", 0, kAnyValues,
-     "radix.wg=256 radix.items=4 bitonic.wg=256 bitonic.tile=2048", "not measured (no AMD GPU available)"},
-    {"intel", "gpu", "", 0, kAnyValues, "radix.wg=128 radix.items=4 bitonic.wg=128 bitonic.tile=1024",
+    {"advanced micro devices", "gpu", "", 0, kAnyValues, "bitonic.wg=256 bitonic.tile=2048",
+     "not measured (no AMD GPU available)"},
+    {"intel", "gpu", "", 0, kAnyValues, "bitonic.wg=128 bitonic.tile=1024",
      "not measured (no Intel GPU available)"},
 };
 
@@ -60,7 +65,8 @@ enum class Check {
   range,          // lo..hi ("0 or 1" for switches)
   pow2,           // a power of two in lo..hi
   multiple_of_8,  // a multiple of 8 in lo..hi (the radix scans' raking segments)
-  zero_or_range   // 0 (off / the compiler's choice) or lo..hi
+  zero_or_range,  // 0 (off / the compiler's choice) or lo..hi
+  pow2_or_zero    // 0 (automatic) or a power of two in lo..hi
 };
 
 struct Param {
@@ -86,6 +92,9 @@ const Param k_params[] = {
     CLSORT_PARAM("radix.groups", radix.groups, 1, 65536, Check::range, ""),
     CLSORT_PARAM("radix.cpu", radix.cpu, 0, 1, Check::range, ""),
     CLSORT_PARAM("radix.match", radix.match, 0, 1, Check::range, ""),
+    CLSORT_PARAM("radix.subgroups", radix.subgroups, 0, 3, Check::range, ""),
+    CLSORT_PARAM("radix.peers", radix.peers, 0, 2, Check::range, ""),
+    CLSORT_PARAM("radix.sg_size", radix.sg_size, 4, 64, Check::pow2_or_zero, ""),
     CLSORT_PARAM("radix.onesweep", radix.onesweep, 0, 1, Check::range, ""),
     CLSORT_PARAM("radix.regs", radix.regs, 16, 255, Check::zero_or_range, "the compiler's choice"),
     CLSORT_PARAM("radix.prefetch_max", radix.prefetch_max, 0, 0xFFFFFFFFull, Check::range, ""),
@@ -124,6 +133,8 @@ bool valid(const Param& p, std::uint64_t v) {
       return v % 8 == 0 && v >= p.lo && v <= p.hi;
     case Check::zero_or_range:
       return v == 0 || (v >= p.lo && v <= p.hi);
+    case Check::pow2_or_zero:
+      return v == 0 || (is_pow2(v) && v >= p.lo && v <= p.hi);
   }
   return false;
 }
@@ -139,6 +150,8 @@ std::string requirement(const Param& p) {
       return "a multiple of 8 in " + span;
     case Check::zero_or_range:
       return std::string("0 (") + p.zero_means + ") or " + span;
+    case Check::pow2_or_zero:
+      return "0 (automatic) or a power of two in " + span;
   }
   return span;
 }
@@ -190,6 +203,13 @@ DeviceFacts query_device(const cl::Device& device) {
   require(f.max_alloc > 0, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
   require(f.compute_units > 0, "CL_DEVICE_MAX_COMPUTE_UNITS");
   f.nvidia = f.vendor.find("nvidia") != std::string::npos;
+  f.subgroup_ballot = f.extensions.find("cl_khr_subgroup_ballot") != std::string::npos;
+  if (f.extensions.find("cl_intel_required_subgroup_size") != std::string::npos) {
+    std::vector<std::size_t> sizes;
+    const cl_int status = device.getInfo(CL_DEVICE_SUB_GROUP_SIZES_INTEL, &sizes);
+    if (status != CL_SUCCESS) throw_cl_error(status, "clGetDeviceInfo(CL_DEVICE_SUB_GROUP_SIZES_INTEL)");
+    for (std::size_t v : sizes) f.subgroup_sizes.push_back(unsigned(v));
+  }
   if (f.nvidia) {
     cl_uint regs = 65536;  // registers per work-group on every NVIDIA GPU since Kepler
     if (f.extensions.find("cl_nv_device_attribute_query") != std::string::npos)
@@ -271,27 +291,67 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
   clamp_wg(t.bitonic.wg);
   clamp_wg(t.selection.wg);
 
-  // The warp-multisplit ranking (radix.match) is inline PTX: NVIDIA's compiler only. It needs warps of 32,
-  // which NVIDIA guarantees, a work-group of whole warps and a work-item per digit, and at most 8 bits.
-  // Other tunings (tests reach radix.wg=24 and radix.bits=11 on any device) take the portable ranking,
-  // whose 4-bit counters allow at most 15 keys per work-item.
-  r.match = r.match && !r.cpu && r.bits <= 8 && r.wg % 32 == 0 && (1u << r.bits) <= r.wg && device.nvidia;
-  if (!r.match) r.items = std::min(r.items, 15u);
+  // The multisplit ranking (radix.match, kernels/radix_rank_multisplit.cl) needs at most 8-bit digits and
+  // a work-item per digit, and sub-group primitives: NVIDIA's warps through inline PTX (1), the device's
+  // cl_khr_subgroup_ballot held to a size it offers (2), or groups of work-items in local memory (3),
+  // which any device runs. Other tunings (tests reach radix.wg=24 and radix.bits=11 on any device) take
+  // the portable ranking, whose 4-bit counters allow at most 15 keys per work-item.
+  auto offered = [&](unsigned lanes) {
+    return device.subgroup_ballot && lanes <= 64 && r.wg % lanes == 0 &&
+           std::find(device.subgroup_sizes.begin(), device.subgroup_sizes.end(), lanes) !=
+               device.subgroup_sizes.end();
+  };
+  auto local_lanes = [&] { return r.wg % 32 == 0 ? 32u : r.wg % 16 == 0 ? 16u : 8u; };
+  auto choose_subgroups = [&] {
+    unsigned khr = 0;
+    if (r.sg_size)
+      khr = offered(r.sg_size) ? r.sg_size : 0;
+    else
+      for (unsigned lanes : {32u, 16u, 64u, 8u, 4u})
+        if (!khr && offered(lanes)) khr = lanes;
+    const bool ptx = device.nvidia && r.wg % 32 == 0;
+    unsigned use = r.subgroups ? r.subgroups : ptx ? 1 : khr ? 2 : 3;
+    if ((use == 1 && !ptx) || (use == 2 && !khr)) use = 3;
+    r.subgroups = use;
+    r.sg_size = use == 1 ? 32 : use == 2 ? khr : local_lanes();
+    // Peers: ballots where the device has them natively, except on NVIDIA, where a local atomic per key
+    // measured faster (kernels/radix_rank_multisplit.cl); local atomics where there is no ballot, and
+    // ballots for sub-groups wider than a 32-bit atomic.
+    if (!r.peers) r.peers = use == 2 ? 1 : 2;
+    if (use == 3) r.peers = 2;
+    if (use == 2 && r.sg_size > 32) r.peers = 1;
+  };
+  auto no_multisplit = [&] {
+    r.match = r.subgroups = r.peers = r.sg_size = 0;
+    r.items = std::min(r.items, 15u);
+  };
+  r.match = r.match && !r.cpu && r.bits <= 8 && (1u << r.bits) <= r.wg;
+  if (r.match)
+    choose_subgroups();
+  else
+    no_multisplit();
   // The portable scatter kernels hold a tile of keys and values, per-digit arrays and about 44 bytes per
-  // work-item of scan state. The multisplit ranking's counter and peer mask per warp and digit share
-  // words with the tile, whose keys and values pass through one after the other (kernels/radix_rank_match.cl).
+  // work-item of scan state. The multisplit ranking's counter (and peer masks) per sub-group and digit
+  // share words with the tile, whose keys and values pass through one after the other.
   // Fewer keys per work-item first: the tile shrinks by a work-group's keys at a time.
   auto radix_bytes = [&] {
     const std::size_t block = std::size_t(r.wg) * r.items, digit = std::size_t(4) << r.bits;
-    if (r.match)
-      return std::max(block * std::max(key_bytes, value_bytes), 2 * (r.wg / 32) * digit) + digit + 256;
-    return block * (key_bytes + value_bytes) + 4 * digit + 44 * std::size_t(r.wg);
+    if (!r.match) return block * (key_bytes + value_bytes) + 4 * digit + 44 * std::size_t(r.wg);
+    const unsigned lanes = r.subgroups == 3 ? local_lanes() : r.sg_size;
+    const std::size_t banks = r.subgroups == 1 ? 1 : 2;  // RADIX_MASK_BANKS of the plan
+    const std::size_t masks = r.peers == 1 ? 0 : banks * digit;
+    const std::size_t rank = std::size_t(r.wg / lanes) * (digit + masks);
+    const std::size_t scan = r.subgroups == 1 ? 0 : 4 * std::size_t(r.wg);
+    return std::max(block * std::max(key_bytes, value_bytes), rank) + digit + scan + 256;
   };
   while (radix_bytes() > budget && r.items > 1) --r.items;
-  // Halving keeps whole warps for the multisplit ranking (992 would go to 496, which it cannot build);
-  // from a width whose counters overflow the budget (over 736 at 8 bits) it stays at or above RADIX.
-  const unsigned wg_step = r.match ? 32 : 8;
+  // Halving keeps whole sub-groups for the multisplit ranking; a width below a work-item per digit
+  // takes the portable ranking.
+  const unsigned wg_step = r.match && r.subgroups != 3 ? r.sg_size : 8;
   while (radix_bytes() > budget && r.wg > wg_step) r.wg = std::max(wg_step, r.wg / 2 / wg_step * wg_step);
+  if (r.match && (1u << r.bits) > r.wg) no_multisplit();
+  if (r.subgroups == 3) r.sg_size = local_lanes();
+  while (radix_bytes() > budget && r.items > 1) --r.items;
   while (radix_bytes() > budget && r.bits > 4) --r.bits;
   // The register cap is written into NVIDIA's PTX binaries (program_cache.cpp); elsewhere the compiler
   // chooses. A cap above a work-group's share of the register file fails the launch (CL_OUT_OF_RESOURCES:

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "clsort/clsort.hpp"
 
@@ -21,8 +22,10 @@ struct DeviceFacts {
   std::uint64_t max_alloc = 0;
   unsigned compute_units = 1;
   bool host_unified = false;
-  bool nvidia = false;               // NVIDIA's OpenCL: inline PTX compiles
-  unsigned registers_per_group = 0;  // NVIDIA: registers one work-group may use; 0: unknown
+  bool nvidia = false;                   // NVIDIA's OpenCL: inline PTX compiles
+  bool subgroup_ballot = false;          // cl_khr_subgroup_ballot
+  std::vector<unsigned> subgroup_sizes;  // sizes a kernel can require (cl_intel_required_subgroup_size)
+  unsigned registers_per_group = 0;      // NVIDIA: registers one work-group may use; 0: unknown
   std::string extensions;
 };
 DeviceFacts query_device(const cl::Device& device);
@@ -34,9 +37,14 @@ struct RadixPolicy {
   unsigned items_small = 0;  // keys per work-item below half a tile per compute unit; 0: `items` at every n
   unsigned groups = 1024;  // most work-groups per reduce-then-scan pass; each owns a contiguous run of tiles
   unsigned cpu = 0;        // 1: the CPU shape (an MSD pass over chunks, then one work-item per bucket)
-  unsigned match = 0;      // 1: on NVIDIA GPUs, rank tiles by warp multisplit (inline PTX)
-  unsigned onesweep = 0;   // 1: one histogram for all passes, decoupled look-back (after a self-test)
-  unsigned regs = 0;       // registers per work-item (NVIDIA: PTX .maxnreg); 0: the compiler's choice
+  unsigned match = 0;      // 1: rank tiles by sub-group multisplit; 0: by the portable counting sort
+  // The multisplit ranking's sub-group primitives: 0 the device's best, 1 NVIDIA's PTX warps, 2
+  // cl_khr_subgroup_ballot, 3 work-item groups in local memory (any device); one it cannot run is 3.
+  unsigned subgroups = 0;
+  unsigned peers = 0;     // how keys find their peers: 0 the primitives' best, 1 ballots, 2 local atomics
+  unsigned sg_size = 0;   // lanes of cl_khr_subgroup_ballot sub-groups; 0: the device's best offered
+  unsigned onesweep = 0;  // 1: one histogram for all passes, decoupled look-back (after a self-test)
+  unsigned regs = 0;      // registers per work-item (NVIDIA: PTX .maxnreg); 0: the compiler's choice
   // Onesweep with the multisplit ranking, 4-byte keys alone: up to this n, each work-group sorts tiles
   // until none is left and loads the next tile's keys during this one's look-back; 0: never
   unsigned prefetch_max = 0;

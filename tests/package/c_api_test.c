@@ -286,8 +286,17 @@ static void test_build_failure(cl_command_queue q) {
     return;
   }
   char path[sizeof dir + 32];
-  const char* files[] = {"common.cl",   "radix_common.cl", "radix_cpu.cl",       "radix_rank_portable.cl",
-                         "radix_rank_match.cl", "radix_rts.cl", "radix_onesweep.cl", "bitonic.cl",
+  const char* files[] = {"common.cl",
+                         "radix_common.cl",
+                         "radix_cpu.cl",
+                         "radix_rank_portable.cl",
+                         "radix_rank_multisplit.cl",
+                         "radix_sg_ptx.cl",
+                         "radix_sg_khr.cl",
+                         "radix_sg_local.cl",
+                         "radix_rts.cl",
+                         "radix_onesweep.cl",
+                         "bitonic.cl",
                          "selection.cl"};
   for (size_t i = 0; i < sizeof files / sizeof *files; ++i) {
     snprintf(path, sizeof path, "%s/%s", dir, files[i]);

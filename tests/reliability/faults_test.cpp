@@ -358,8 +358,10 @@ TEST_CASE("faults: no transfer is pending when a host sort throws") {
     const fs::path dir = fs::temp_directory_path() / ("clsort-faults-bug-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     std::ofstream(dir / "common.cl") << "#error broken on purpose\n";
-    for (const char* f : {"radix_common.cl", "radix_cpu.cl", "radix_rank_portable.cl", "radix_rank_match.cl",
-                          "radix_rts.cl", "radix_onesweep.cl", "bitonic.cl", "selection.cl"})
+    for (const char* f :
+         {"radix_common.cl", "radix_cpu.cl", "radix_rank_portable.cl", "radix_rank_multisplit.cl",
+          "radix_sg_ptx.cl", "radix_sg_khr.cl", "radix_sg_local.cl", "radix_rts.cl", "radix_onesweep.cl",
+          "bitonic.cl", "selection.cl"})
       std::ofstream(dir / f) << "\n";
     const cl::Context context(base().device());  // nothing built for it yet
     const cl::CommandQueue q(context, base().device());

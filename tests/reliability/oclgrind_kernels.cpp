@@ -58,6 +58,18 @@ const Config kConfigs[] = {
      "radix.cpu=0 radix.onesweep=1 radix.spins=0 radix.bits=4 radix.wg=16 radix.items=2",
      {300},
      0},
+    // The multisplit ranking with local-memory sub-groups (the path of devices without sub-groups): two
+    // groups of 8 work-items per work-group, with reduce-then-scan and with Onesweep.
+    {"radix_multisplit",
+     Algorithm::radix,
+     "radix.cpu=0 radix.match=1 radix.subgroups=3 radix.bits=4 radix.wg=16 radix.items=2 radix.groups=4",
+     {29, 300},
+     1},
+    {"radix_multisplit_onesweep",
+     Algorithm::radix,
+     "radix.cpu=0 radix.onesweep=1 radix.match=1 radix.subgroups=3 radix.bits=4 radix.wg=16 radix.items=2",
+     {29, 300},
+     1},
     {"radix_cpu", Algorithm::radix, "radix.cpu=1 radix.bits=8 radix.groups=4", {2, 300}, 2},
     // The CPU shape splits into chunks of at least 16384 keys: 16384 + 7 makes two.
     {"radix_cpu_chunks", Algorithm::radix, "radix.cpu=1 radix.bits=8 radix.groups=4", {16384 + 7}, 0},

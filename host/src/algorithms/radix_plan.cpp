@@ -7,11 +7,27 @@
 namespace clsort::detail {
 
 ProgramSpec radix_program(const PlanInput& in, const RadixPlan& p, const char* shape_file) {
+  using S = RadixPlan::Subgroups;
   ProgramSpec spec;
-  spec.files = {"radix_common.cl", p.match ? "radix_rank_match.cl" : "radix_rank_portable.cl", shape_file};
+  spec.files = {"radix_common.cl"};
+  if (p.multisplit) {
+    spec.files.push_back(p.subgroups == S::ptx   ? "radix_sg_ptx.cl"
+                         : p.subgroups == S::khr ? "radix_sg_khr.cl"
+                                                 : "radix_sg_local.cl");
+    spec.files.push_back("radix_rank_multisplit.cl");
+  } else {
+    spec.files.push_back("radix_rank_portable.cl");
+  }
+  spec.files.push_back(shape_file);
   spec.defines = width_defines(in);
   spec.defines.set("RADIX_BITS", p.bits).set("RADIX_WG", p.wg).set("RADIX_ITEMS", p.items);
-  if (p.match) spec.defines.set("RADIX_MATCH", 1);
+  if (p.multisplit) {
+    spec.defines.set("RADIX_MATCH", 1);
+    if (p.peers_ballot) spec.defines.set("RADIX_PEERS_BALLOT", 1);
+    // NVIDIA's warp syncs are cheap enough for a third per item; elsewhere a second bank of masks saves it.
+    spec.defines.set("RADIX_MASK_BANKS", p.subgroups == S::ptx ? 1 : 2);
+    if (p.subgroups == S::khr) spec.defines.set("RADIX_SG", p.sg_lanes).set("RADIX_SG_REQUIRED", 1);
+  }
   spec.register_cap = in.tuning.radix.regs;
   return spec;
 }
@@ -45,7 +61,13 @@ RadixPlan plan_radix(const PlanInput& in) {
   // work-item against 24, 2^18 faster).
   if (r.items_small && r.items_small < r.items && std::size_t(n) * 2 < std::size_t(r.wg) * r.items * units)
     p.items = r.items_small;
-  p.match = r.match != 0;  // fit_to_device checked that the device can
+  p.multisplit = r.match != 0;  // fit_to_device chose primitives the device has
+  if (p.multisplit) {
+    using S = RadixPlan::Subgroups;
+    p.subgroups = r.subgroups == 1 ? S::ptx : r.subgroups == 2 ? S::khr : S::local;
+    p.sg_lanes = r.sg_size;
+    p.peers_ballot = r.peers == 1;
+  }
   p.tile = p.wg * p.items;
   const std::uint32_t tiles = (n + p.tile - 1) / p.tile;
 
@@ -67,11 +89,12 @@ RadixPlan plan_radix(const PlanInput& in) {
   // unit; with fewer the loop only costs (H200, 2^16 u32 keys in 32 tiles: 0.046-0.053 ms against
   // 0.044-0.045). The loop is written for 4-byte keys alone: values and 64-bit keys need the registers
   // the next tile's keys would take.
-  p.prefetch = p.match && in.key_bytes == 4 && !in.value_bytes && n <= r.prefetch_max &&
+  p.prefetch = p.multisplit && in.key_bytes == 4 && !in.value_bytes && n <= r.prefetch_max &&
                tiles >= 8 * std::size_t(units);
   p.program = radix_program(in, p, "radix_onesweep.cl");
-  // Where the ranking's look-back loads are plain volatile loads (NVIDIA's L2 is coherent for them).
-  if (p.match) p.program.defines.set("RADIX_STATUS_VOLATILE", 1);
+  // On NVIDIA the look-back reads its words with plain volatile loads, which its L2 keeps coherent with
+  // the atomics that publish them; elsewhere OpenCL 1.2 promises nothing for them, and reads are atomic.
+  if (p.subgroups == RadixPlan::Subgroups::ptx) p.program.defines.set("RADIX_STATUS_VOLATILE", 1);
   if (p.prefetch) p.program.defines.set("RADIX_PREFETCH", 1);
   p.fallback.push_back(rts);
   return p;

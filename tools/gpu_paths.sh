@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The radix ranking paths side by side against CUB on the lent NVIDIA GPU (docs/benchmarks.md, "Ranking
+# paths on one GPU"), in one device command: the default path (PTX warps, peers by local atomics), the
+# ballot path that devices with cl_khr_subgroup_ballot run (here through PTX vote.ballot: radix.peers=1),
+# and the path of devices without sub-groups (radix.subgroups=3: no PTX at all), each with Onesweep; u32,
+# f32, u64 keys and u32 pairs. Then CUB's DeviceRadixSort built from the newest CCCL headers in .cccl
+# (CUB 3.5: ../shared/gpu/README.md says how to fetch them), timed alone on the same GPU.
+#   tools/gpu_paths.sh [OUTDIR]   SIZES=2^16,... ROUNDS=2 REPS=20 SUITE=1 (the test suite once per path first)
+# Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl (both carried).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-${OUT:-/tmp/clsort-gpu}}
+mkdir -p "$out"
+source .gpu/setup.sh >/dev/null
+sizes=${SIZES:-2^16,2^20,2^24,2^26,2^28}
+paths=("" "radix.peers=1" "radix.subgroups=3")
+names=("default (PTX warps, atomic peers)" "ballot peers (PTX vote.ballot)" "no sub-groups (local memory)")
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
+  cmake --build build-gpu -j "$(nproc)" >>"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+export CLSORT_DEVICE=gpu
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+if [ "${SKIP_CUB:-0}" != 1 ]; then
+  nvcc -O3 -std=c++17 -arch=sm_90 -I.cccl/cccl -o build-gpu/cub_bench .gpu/anchors/cub_bench.cu >"$out/nvcc.log" 2>&1 &
+fi
+if [ "${SUITE:-0}" = 1 ]; then
+  for i in "${!paths[@]}"; do
+    echo "suite, ${names[$i]}: CLSORT_TUNING='${paths[$i]}'"
+    (cd build-gpu && CLSORT_TUNING="${paths[$i]}" ctest -j 14 --timeout 900) >"$out/ctest-$i.log" 2>&1
+    grep -E "tests passed|tests failed|\*\*\*|Failed " "$out/ctest-$i.log" | tail -8
+  done
+fi
+variants=()
+for p in "${paths[@]}"; do variants+=(--variant "$p"); done
+./build-gpu/tools/clsort devices | grep -E "Device|plan" | tee "$out/plans.txt"
+for values in "" "--values"; do
+  types=u32,f32,u64
+  [ -n "$values" ] && types=u32
+  ./build-gpu/tools/clsort_probe_tuning $values --types $types --sizes "$sizes" "${variants[@]}" \
+    --rounds "${ROUNDS:-2}" --reps "${REPS:-20}" 2>&1 | tee -a "$out/paths.txt"
+  ./build-gpu/tools/clsort_probe_tuning $values --types $types --sizes 2^24,2^28 "${variants[@]}" --rounds 1 \
+    --reps 5 --profile 2>&1 | tee -a "$out/profile.txt"
+done
+if [ "${SKIP_CUB:-0}" != 1 ]; then
+  wait
+  ./build-gpu/cub_bench 2>&1 | tee "$out/cub.txt"
+fi
