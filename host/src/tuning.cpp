@@ -44,15 +44,14 @@ const Row k_table[] = {
      "derived from the device, not measured"},
     {"nvidia", "gpu", "", 0, kAnyValues,
      "radix.wg=256 radix.items=24 radix.items_small=8 radix.match=1 radix.onesweep=1 radix.regs=64 "
-     "radix.prefetch_max=33554432 radix.groups=4096 bitonic.wg=512 bitonic.tile=8192 bitonic.steps=6"
+     "radix.groups=4096 bitonic.wg=512 bitonic.tile=8192 bitonic.steps=6"
      " selection.wg=256 selection.items=8 merge.wg=256 merge.items=12 odd_even.wg=256 odd_even.tile=1024",
-     "H200 and H100, 2026-11-23: u32 2^24 1.08x / 1.03x CUB"},
+     "H100, 2026-11-25: u32 2^24 38.1-38.3 Gkeys/s, 2^28 45.0-45.4 (prefetch off, docs/tuning.md)"},
     // 64-bit keys fill local memory before registers; at 80 registers 3 work-groups fit per SM, not 2.
-    {"nvidia", "gpu", "", 8, kAnyValues, "radix.items=21 radix.regs=80 radix.prefetch_max=0",
+    {"nvidia", "gpu", "", 8, kAnyValues, "radix.items=21 radix.regs=80",
      "H100, 2026-11-23: u64 2^24 1.04x CUB"},
-    // Pairs spill under every register cap tried; the prefetch needs the registers the values take.
-    {"nvidia", "gpu", "", 0, kWithValues, "radix.regs=0 radix.prefetch_max=0",
-     "H100, 2026-11-23: u32 pairs 2^28 1.01x CUB"},
+    // Pairs spill under every register cap tried.
+    {"nvidia", "gpu", "", 0, kWithValues, "radix.regs=0", "H100, 2026-11-23: u32 pairs 2^28 1.01x CUB"},
     {"nvidia", "gpu", "", 4, kWithValues, "radix.items=32", "H100, 2026-11-23: u32 pairs 2^26 27.95 Gkeys/s"},
     {"advanced micro devices", "gpu", "", 0, kAnyValues, "bitonic.wg=256 bitonic.tile=2048",
      "not measured (no AMD GPU available)"},

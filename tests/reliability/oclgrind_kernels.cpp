@@ -22,27 +22,29 @@ struct Config {
   std::size_t every_type;  // the first sizes run every type and order; the rest one per key width
 };
 
-// Sizes reach: 2 keys; a single partial block or tile; several groups with several blocks each and a
-// partial last block (radix: block = wg * items); bitonic stages beyond the tile (global steps plus
-// local merges) with n not a power of two; selection's partial last tile.
+// Each configuration names the shape it checks (the device's row may pick another: Oclgrind's device takes
+// the GPU row, Onesweep with the multisplit ranking). Sizes reach: 2 keys; a single partial block or tile;
+// several groups with several blocks each and a partial last block (radix: block = wg * items); bitonic
+// stages beyond the tile (global steps plus local merges) with n not a power of two; selection's partial last
+// tile.
 const Config kConfigs[] = {
     // 4-bit digits keep the per-digit scans short (Oclgrind runs each work-item of each of them).
     {"radix_gpu",
      Algorithm::radix,
-     "radix.cpu=0 radix.bits=4 radix.wg=16 radix.items=2 radix.groups=4",
+     "radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 radix.wg=16 radix.items=2 radix.groups=4",
      {29, 300},
      1},
     // The default 8-bit digits: two 4-bit splits per pass in the scatter.
     {"radix_gpu_bits8",
      Algorithm::radix,
-     "radix.cpu=0 radix.bits=8 radix.wg=8 radix.items=2 radix.groups=3",
+     "radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=8 radix.wg=8 radix.items=2 radix.groups=3",
      {61},
      0},
     // 5-bit digits: the splits run 4 + 1 bits, and the top digit is narrower (32 = 6 * 5 + 2); at 221 keys
     // 10 groups of 8 work-items, so the scan of each digit's counts takes two rounds.
     {"radix_gpu_odd",
      Algorithm::radix,
-     "radix.cpu=0 radix.bits=5 radix.wg=8 radix.items=3 radix.groups=16",
+     "radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=5 radix.wg=8 radix.items=3 radix.groups=16",
      {7, 221},
      1},
     // Onesweep: the histogram of every pass, look-back across tiles, skipped passes (few-unique keys), and
@@ -98,7 +100,7 @@ const Config kConfigs[] = {
     {"odd_even", Algorithm::odd_even, "odd_even.wg=4 odd_even.tile=16", {2, 9, 100}, 2},
     {"automatic",
      Algorithm::automatic,
-     "bitonic.wg=8 bitonic.tile=32 auto.small_n=32 radix.cpu=0 radix.bits=4 "
+     "bitonic.wg=8 bitonic.tile=32 auto.small_n=32 radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 "
      "radix.wg=16 radix.items=2 radix.groups=4",
      {20, 70},
      1},
