@@ -1,6 +1,7 @@
 // Radix sort, what every GPU shape shares: the tunables, digits, a work-group scan, and the stores of a
 // tile that sits in local memory in digit order. A program is common.cl, this file, one ranking
-// (radix_rank_portable.cl or radix_rank_match.cl) and one shape (radix_rts.cl or radix_onesweep.cl); the
+// (radix_rank_portable.cl, or a radix_sg_*.cl file and radix_rank_multisplit.cl) and one shape
+// (radix_rts.cl or radix_onesweep.cl); the
 // CPU shape is common.cl, this file and radix_cpu.cl (host/src/algorithms/radix_plan.cpp decides).
 // Keys are encoded (common.cl) as the first pass reads them and decoded as the last pass writes them.
 
