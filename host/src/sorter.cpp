@@ -96,7 +96,7 @@ Sorter::Impl::Impl(cl::Context c, cl::Device d, cl::CommandQueue q)
   facts = detail::query_device(device);
   if (const char* env = std::getenv("CLSORT_TUNING"); env && *env) {
     detail::Tuning().apply(env, "CLSORT_TUNING");  // refused here, naming the variable
-    overrides = env;
+    overrides = detail::merge_overrides("", env);
   }
   radix = std::make_unique<detail::RadixState>();
   detail::retain_context_programs(context());
@@ -183,7 +183,7 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
 
 void Sorter::tune(const std::string& overrides) {
   detail::Tuning().apply(overrides, "tune");  // a bad string changes nothing
-  impl_->overrides += " " + overrides;
+  impl_->overrides = detail::merge_overrides(impl_->overrides, overrides);
   impl_->fitted.clear();
 }
 

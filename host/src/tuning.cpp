@@ -256,6 +256,25 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
   *this = t;
 }
 
+std::string merge_overrides(const std::string& earlier, const std::string& later) {
+  std::vector<std::pair<std::string, std::string>> items;
+  std::string text = earlier + " " + later;
+  std::replace(text.begin(), text.end(), ',', ' ');
+  std::istringstream in(text);
+  for (std::string item; in >> item;) {
+    const auto eq = item.find('=');
+    const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+    auto it = std::find_if(items.begin(), items.end(), [&](const auto& p) { return p.first == name; });
+    if (it != items.end())
+      it->second = value;
+    else
+      items.emplace_back(name, value);
+  }
+  std::string merged;
+  for (const auto& [name, value] : items) merged += (merged.empty() ? "" : " ") + name + "=" + value;
+  return merged;
+}
+
 Tuning tuning_for(const DeviceFacts& device, unsigned key_bytes, unsigned value_bytes,
                   const std::string& overrides) {
   Tuning t;

@@ -100,6 +100,10 @@ struct Tuning {
   void apply(const std::string& overrides, const std::string& source = "tuning");
 };
 
+/// `earlier` then `later` (tuning strings already checked by Tuning::apply) as one string holding each
+/// parameter once, at its last value: what a Sorter keeps of every tune() call.
+std::string merge_overrides(const std::string& earlier, const std::string& later);
+
 /// The table's rows for `device` and keys of `key_bytes` with values of `value_bytes` (0: keys alone),
 /// then `overrides` (CLSORT_TUNING, Sorter::tune). Not yet fitted to the device's limits.
 Tuning tuning_for(const DeviceFacts& device, unsigned key_bytes, unsigned value_bytes,
