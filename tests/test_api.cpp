@@ -327,10 +327,10 @@ constexpr std::size_t kOnesweepCpuMaxN = 4097;
 // device, an odd number of radix passes (the result lands in scratch), a top digit narrower than the
 // others, digits of 4+1 and 4+3 bits in the block sort, non-power-of-two blocks, a single work-group or
 // chunk, a global bitonic step at every stride, a tile exactly twice the work-group, selection with one
-// work-item per group, and automatic switching at the extremes. On NVIDIA both radix scatters
-// (radix.match), the multisplit one also with fewer digits than work-items, one warp, many warps and a
-// narrower top digit; elsewhere radix.match changes nothing. Variants differing only in radix.cpu,
-// radix.groups or (off NVIDIA) radix.match share their programs.
+// work-item per group, and automatic switching at the extremes. Both radix rankings (radix.match), the
+// multisplit one (over the device's best sub-group primitives) also with fewer digits than work-items, one
+// sub-group, many sub-groups and a narrower top digit. Variants differing only in radix.cpu or
+// radix.groups share their programs.
 const Variant kVariants[] = {
     {"radix.cpu=0,radix.groups=1", Algorithm::radix, kAllTypes},
     {"radix.cpu=0,radix.match=0", Algorithm::radix, kAllTypes},
