@@ -182,6 +182,21 @@ INLINE uint group_pos(uint j, uint K, uint x0, uint lo, uint flip, uint size) {
     barrier(CLK_LOCAL_MEM_FENCE);                                                               \
   }
 
+// How far a global step unrolls the loads of its group (0: fully). Intel's OpenCL compiler (its CPU
+// runtime 2026.2) crashes in machine loop-invariant code motion on the fully unrolled 64 clamped loads of
+// bitonic_global_6 (SIGSEGV while building the program); unrolled 16 at a time it compiles. The plan sets
+// 16 for Intel's devices (host/src/algorithms/bitonic.cpp); the others keep the full unroll.
+#ifndef BITONIC_LOAD_UNROLL
+#define BITONIC_LOAD_UNROLL 0
+#endif
+#define BITONIC_PRAGMA_(x) _Pragma(#x)
+#define BITONIC_PRAGMA(x) BITONIC_PRAGMA_(x)
+#if BITONIC_LOAD_UNROLL
+#define BITONIC_UNROLL_LOADS BITONIC_PRAGMA(unroll BITONIC_LOAD_UNROLL)
+#else
+#define BITONIC_UNROLL_LOADS _Pragma("unroll")
+#endif
+
 // K steps of one stage over the whole array: work-item t owns group t.
 #define BITONIC_GLOBAL_KERNEL(K)                                                                 \
   kernel void bitonic_global_##K(global ukey_t* keys INDEX_PARAM, uint n, uint size, uint lo,    \
@@ -189,7 +204,7 @@ INLINE uint group_pos(uint j, uint K, uint x0, uint lo, uint flip, uint size) {
     const uint x0 = group_base(get_global_id(0), lo, K);                                         \
     if (x0 >= n) return; /* x0 is the group's lowest position: all of it is past n */            \
     elem_t r[1u << (K)];                                                                         \
-    _Pragma("unroll") for (uint j = 0; j < (1u << (K)); ++j) {                                   \
+    BITONIC_UNROLL_LOADS for (uint j = 0; j < (1u << (K)); ++j) {                                \
       const uint p = group_pos(j, K, x0, lo, flip, size);                                        \
       /* an unconditional load (clamped) and a select vectorize where a conditional load does not; */ \
       /* past n it reads this work-item's own x0: n - 1 may be another's, written meanwhile (a race) */ \
