@@ -5,7 +5,6 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
-#include <sstream>
 
 #include "algorithms/radix.hpp"
 #include "plan.hpp"
@@ -240,8 +239,10 @@ cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Bu
   } else {
     value_bytes = 0;
   }
+  Options resolved = options;
+  resolved.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
   s.profile.clear();
-  return detail::enqueue_sort(s, type, keys, values, value_bytes, n, options, wait);
+  return detail::enqueue_sort(s, type, keys, values, value_bytes, n, resolved, wait);
 }
 
 void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
@@ -252,7 +253,8 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
   check_value_bytes(value_bytes);
   Impl& s = *impl_;
   const std::size_t kb = key_size(type);
-  detail::resolve_algorithm(s, type, n, value_bytes, options);  // n over the limit: before any upload
+  Options resolved = options;  // n over the limit throws here, before any upload
+  resolved.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
   detail::Run staging(s, {s.queue, s.profiling, s.in_order}, type, false, {}, nullptr, 0, 0, {});
   cl::Buffer kbuf = staging.scratch(detail::kHostKeys, n * kb);
   cl::Buffer vbuf;
@@ -263,7 +265,7 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
   if (host.chunk && n * (kb + value_bytes) >= host.min) {
     std::vector<detail::HostArray> arrays{{static_cast<unsigned char*>(keys), kbuf, n * kb}};
     if (values) arrays.push_back({static_cast<unsigned char*>(values), vbuf, n * value_bytes});
-    if (detail::sort_host_staged(s, type, arrays, n, value_bytes, options)) return;
+    if (detail::sort_host_staged(s, type, arrays, n, value_bytes, resolved)) return;
   }
   // The caller's arrays are only written by the final reads, which run only if the sort succeeded. The
   // transfers are asynchronous, so every enqueued one is waited for before anything (an exception too)
@@ -287,7 +289,7 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
       record("upload", up[1]);
     }
     cl::Event done =
-        detail::enqueue_sort(s, type, kbuf, values ? &vbuf : nullptr, value_bytes, n, options, up);
+        detail::enqueue_sort(s, type, kbuf, values ? &vbuf : nullptr, value_bytes, n, resolved, up);
     std::vector<cl::Event> after{done};
     cl::Event rk, rv;
     CLSORT_CHECK(s.queue.enqueueReadBuffer(kbuf, CL_FALSE, 0, n * kb, keys, &after, &rk));
@@ -343,7 +345,7 @@ Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, 
 cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                        std::size_t value_bytes, std::size_t n, const Options& options,
                        const std::vector<cl::Event>& wait) {
-  const Algorithm algorithm = resolve_algorithm(s, type, n, value_bytes, options);
+  const Algorithm algorithm = options.algorithm;
   std::vector<cl::Event> deps = wait;
   if (s.last()) deps.push_back(s.last);
   Run run(s, {s.queue, s.profiling, s.in_order}, type, options.order == Order::descending, keys, values,

@@ -83,8 +83,9 @@ Algorithm automatic_choice(const Sorter::Impl& s, KeyType type, std::size_t n, s
 Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
                             const Options& options);
 
-/// Enqueues the sort of n keys (and values) already in device buffers, arguments already checked, after
-/// `wait`; appends its commands to s.profile. The one path every public sort call ends in.
+/// Enqueues the sort of n keys (and values) already in device buffers, arguments already checked and
+/// options.algorithm resolved (resolve_algorithm), after `wait`; appends its commands to s.profile. The
+/// one path every public sort call ends in.
 cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                        std::size_t value_bytes, std::size_t n, const Options& options,
                        const std::vector<cl::Event>& wait);

@@ -16,8 +16,8 @@ struct HostArray {
 };
 
 /// Uploads the arrays (keys first, then values) through the Sorter's pinned staging, sorts them with
-/// enqueue_sort and downloads them the same way. Returns false, having enqueued nothing, when no
-/// pinned memory or no copy thread can be had: the caller then takes the single transfers.
+/// enqueue_sort (options.algorithm resolved) and downloads them the same way. Returns false, having enqueued
+/// nothing, when no pinned memory or no copy thread can be had: the caller then takes the single transfers.
 bool sort_host_staged(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays, std::size_t n,
                       std::size_t value_bytes, const Options& options);
 
