@@ -6,9 +6,12 @@
 #define SG_HAS_BALLOT 1
 typedef uint sgmask_t;
 
+// The lane id and mask are fixed for a work-item, so these reads are not volatile: the compiler may keep
+// them. Volatile reads, issued again at every call, made the prefetching Onesweep pass of 4-byte keys 30%
+// slower (H100, u32 2^24: 27.4 against 39.2 Gkeys/s).
 INLINE uint sg_lane(void) {
   uint r;
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
+  asm("mov.u32 %0, %%laneid;" : "=r"(r));
   return r;
 }
 INLINE uint sg_index(void) {
@@ -16,7 +19,7 @@ INLINE uint sg_index(void) {
 }
 INLINE sgmask_t sg_lanes_below(void) {
   uint r;
-  asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
   return r;
 }
 // Lanes of a warp may run apart (independent thread scheduling): this joins them and orders their local

@@ -3,10 +3,11 @@
 # paths on one GPU"), in one device command: the default path (PTX warps, peers by local atomics), the
 # ballot path that devices with cl_khr_subgroup_ballot run (here through PTX vote.ballot: radix.peers=1),
 # and the path of devices without sub-groups (radix.subgroups=3: no PTX at all), each with Onesweep; u32,
-# f32, u64 keys and u32 pairs. Then CUB's DeviceRadixSort built from the newest CCCL headers in .cccl
-# (CUB 3.5: ../shared/gpu/README.md says how to fetch them), timed alone on the same GPU.
+# f32, u64 keys and u32 pairs. Then CUB's DeviceRadixSort on the same kinds of keys (tools/probes/cub_radix.cu,
+# built from the newest CCCL headers in .cccl: CUB 3.5, ../shared/gpu/README.md says how to fetch them;
+# CUB_BIN names one built beforehand, e.g. where nvcc is at hand), timed alone on the same GPU.
 #   tools/gpu_paths.sh [OUTDIR]   SIZES=2^16,... ROUNDS=2 REPS=20 SUITE=1 (the test suite once per path first)
-# Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl (both carried).
+# Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-${OUT:-/tmp/clsort-gpu}}
@@ -19,8 +20,9 @@ cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
   cmake --build build-gpu -j "$(nproc)" >>"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 export CLSORT_DEVICE=gpu
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-if [ "${SKIP_CUB:-0}" != 1 ]; then
-  nvcc -O3 -std=c++17 -arch=sm_90 -I.cccl/cccl -o build-gpu/cub_bench .gpu/anchors/cub_bench.cu >"$out/nvcc.log" 2>&1 &
+cub=${CUB_BIN:-build-gpu/cub_radix}
+if [ "${SKIP_CUB:-0}" != 1 ] && [ -z "${CUB_BIN:-}" ]; then
+  nvcc -O3 -std=c++17 -arch=sm_90 -I.cccl/cccl -o "$cub" tools/probes/cub_radix.cu >"$out/nvcc.log" 2>&1 &
 fi
 if [ "${SUITE:-0}" = 1 ]; then
   for i in "${!paths[@]}"; do
@@ -42,5 +44,8 @@ for values in "" "--values"; do
 done
 if [ "${SKIP_CUB:-0}" != 1 ]; then
   wait
-  ./build-gpu/cub_bench 2>&1 | tee "$out/cub.txt"
+  logs=()
+  IFS=, read -ra list <<<"$sizes"
+  for s in "${list[@]}"; do logs+=("${s#2^}"); done
+  stdbuf -oL "$cub" "${REPS:-20}" "${logs[@]}" 2>&1 | tee "$out/cub.txt"
 fi
