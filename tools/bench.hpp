@@ -352,4 +352,15 @@ std::string find_gnuplot();
 void add_boost_contenders(std::vector<Contender>& out, const cl::Device& device);
 #endif
 
+// ---- bench_hwy.cpp, bench_tbb.cpp: the optional CPU reference rows, keys alone.
+
+#ifdef CLSORT_CLI_HAVE_HWY
+/// Highway's vqsort, one thread.
+Contender vqsort_contender();
+#endif
+#ifdef CLSORT_CLI_HAVE_TBB
+/// tbb::parallel_sort with clsort::key_less, in an arena of every hardware thread.
+Contender tbb_contender();
+#endif
+
 }  // namespace clsort_cli::bench

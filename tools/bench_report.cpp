@@ -165,6 +165,14 @@ void print_header(const Report& r) {
   if (has_label(r, "block_indirect"))
     std::printf("                boost block_indirect_sort: Boost.Sort's parallel sort, %u threads\n",
                 r.host_threads);
+  if (has_label(r, "highway vqsort"))
+    print_line(
+        "%s",
+        "                highway vqsort: Highway's vectorized quicksort (hwy/contrib/sort), one thread\n");
+  if (has_label(r, "tbb::parallel_sort"))
+    std::printf(
+        "                tbb::parallel_sort: oneTBB's parallel sort with clsort::key_less, %u threads\n",
+        r.host_threads);
   if (has_label(r, "boost.compute"))
     print_line("%s",
                "                boost.compute (OpenCL): boost::compute::sort on the same device, timed like\n"
