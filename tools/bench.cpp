@@ -140,9 +140,11 @@ void main_table(const bench::Setup& s, std::vector<Contender>& contenders, bench
         }
       }
       bench::add_speedups(group);
+      const std::optional<bench::Comparison> best = bench::best_comparison(group);
       status.clear();
-      bench::print_rows(group);
+      bench::print_rows(group, best);
       report.rows.insert(report.rows.end(), group.begin(), group.end());
+      if (best) report.comparisons.push_back(*best);
     }
   }
   for (const auto& [label, n] : skipped_above)
