@@ -140,9 +140,11 @@ void main_table(const bench::Setup& s, std::vector<Contender>& contenders, bench
         }
       }
       bench::add_speedups(group);
+      const std::optional<bench::Comparison> best = bench::best_comparison(group);
       status.clear();
-      bench::print_rows(group);
+      bench::print_rows(group, best);
       report.rows.insert(report.rows.end(), group.begin(), group.end());
+      if (best) report.comparisons.push_back(*best);
     }
   }
   for (const auto& [label, n] : skipped_above)
@@ -192,8 +194,9 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
   cmd->add_flag("--no-caps", a.no_caps, "Time every row at every n: no size caps, no row time budget (slow)");
   cmd->add_flag("--no-serial", a.no_serial, "Leave out the serial versions of the algorithms");
   cmd->add_flag("--no-cpu-libraries", a.no_cpu_libraries,
-                "Leave out Boost.Sort's CPU rows and time std::sort once per n: on a GPU machine the CPU "
-                "rows cost more than the device rows they put in proportion");
+                "Leave out the CPU rows of other libraries (Boost.Sort, Highway vqsort, tbb::parallel_sort) "
+                "and time std::sort once per n: on a GPU machine the CPU rows cost more than the device rows "
+                "they put in proportion");
   cmd->add_flag("--no-first-call", a.no_first_call, "Leave out the first-call (program build) table");
   cmd->add_flag(
       "--cold", a.cold,
@@ -289,19 +292,33 @@ int run_bench(const BenchArgs& a) {
   std::vector<Contender> contenders;
   for (const AlgorithmInfo* e : setup.algorithms)
     contenders.push_back(bench::device_contender(*e, state, setup.caps));
-  std::vector<Contender> boost;
+  // The optional rows of other libraries (tools/CMakeLists.txt adds each one that it finds); all sort keys
+  // alone.
+  std::vector<Contender> libraries;
 #ifdef CLSORT_CLI_HAVE_BOOST
-  bench::add_boost_contenders(boost, device);
-  if (setup.value_bytes && !boost.empty()) {
-    boost.clear();
-    report.notes.push_back("Boost rows: not run with --values (they sort keys only).");
-  }
+  bench::add_boost_contenders(libraries, device);
 #else
   report.notes.push_back(
       "Boost rows: not built (install libboost-dev and reconfigure to add Boost.Sort and "
       "Boost.Compute rows).");
 #endif
-  for (auto& c : boost)
+#ifdef CLSORT_CLI_HAVE_HWY
+  libraries.push_back(bench::vqsort_contender());
+#else
+  report.notes.push_back("highway vqsort: not built (install libhwy-dev and reconfigure to add it).");
+#endif
+#ifdef CLSORT_CLI_HAVE_TBB
+  libraries.push_back(bench::tbb_contender());
+#else
+  report.notes.push_back("tbb::parallel_sort: not built (install libtbb-dev and reconfigure to add it).");
+#endif
+  if (setup.value_bytes && !libraries.empty()) {
+    std::string names;
+    for (const Contender& c : libraries) names += (names.empty() ? "" : ", ") + c.label;
+    libraries.clear();
+    report.notes.push_back(names + ": not run with --values (they sort keys only).");
+  }
+  for (auto& c : libraries)
     if (c.kind == "device") contenders.push_back(c);
   if (!a.no_serial)
     for (const AlgorithmInfo* e : setup.algorithms) {
@@ -314,7 +331,7 @@ int run_bench(const BenchArgs& a) {
     }
   contenders.push_back(bench::std_contender(setup.value_bytes));
   if (!a.no_cpu_libraries)
-    for (auto& c : boost)
+    for (auto& c : libraries)
       if (c.kind != "device") contenders.push_back(c);
 
   for (const Contender& c : contenders) report.labels.push_back(c.label);

@@ -78,6 +78,18 @@ struct Row {
   std::vector<Stage> profile;  // --profile: upload, each kernel, download
 };
 
+/// One (type, n): the fastest clsort device row against the fastest CPU reference row (kind "baseline":
+/// std::sort or std::stable_sort, Boost.Sort, Highway's vqsort, tbb::parallel_sort), verified rows only.
+struct Comparison {
+  std::size_t n = 0;
+  clsort::KeyType type = clsort::KeyType::u32;
+  std::string values = "none";
+  std::string clsort_label, reference_label;
+  double clsort_ms = 0, reference_ms = 0;
+  /// The reference's median / clsort's: above 1, clsort is faster.
+  double speedup() const { return reference_ms / clsort_ms; }
+};
+
 struct FirstCall {
   std::string algorithm;
   clsort::KeyType type;
@@ -105,6 +117,7 @@ struct Report {
   bool clsort_cache = true, pocl_cache = true;  // on-disk program caches in force
   std::vector<std::string> labels;              // every row the bench may print, for the legend
   std::vector<Row> rows;                        // the main table, in print order
+  std::vector<Comparison> comparisons;          // per (type, n): clsort against the best CPU reference
   std::vector<FirstCall> first;                 // first call vs steady state
   std::vector<Row> sweep;                       // --sweep-wg
   std::vector<std::string> notes;               // skipped cells, unavailable rows
@@ -156,6 +169,8 @@ void summarize(Row& r);
 Row measure(Contender& c, const Workload& in, const Reference& ref, const RepPolicy& policy, bool profile);
 /// Fills the speedup and host/bound columns of one (n, type) group of rows.
 void add_speedups(std::vector<Row>& group);
+/// The group's fastest clsort row against its fastest CPU reference; none without either.
+std::optional<Comparison> best_comparison(const std::vector<Row>& group);
 
 // ---- bench_verify.cpp: what every timed output must equal.
 
@@ -334,8 +349,8 @@ void sweep_wg(const Setup& s, const clsort::DevicePlan& plan, const std::vector<
 
 /// The header and column legend, printed before measuring.
 void print_header(const Report& r);
-/// One group of rows (one n and type), printed as soon as it is measured.
-void print_rows(const std::vector<Row>& rows);
+/// One group of rows (one n and type), printed as soon as it is measured, then its comparison if any.
+void print_rows(const std::vector<Row>& rows, const std::optional<Comparison>& best = std::nullopt);
 /// Everything after the main table: first calls, profiles, sweeps, notes, total time.
 void print_footer(const Report& r);
 void write_csv(const Report& r, const std::string& path);
@@ -350,6 +365,17 @@ std::string find_gnuplot();
 #ifdef CLSORT_CLI_HAVE_BOOST
 /// Boost.Sort's pdqsort and block_indirect_sort, and Boost.Compute's sort on `device`.
 void add_boost_contenders(std::vector<Contender>& out, const cl::Device& device);
+#endif
+
+// ---- bench_hwy.cpp, bench_tbb.cpp: the optional CPU reference rows, keys alone.
+
+#ifdef CLSORT_CLI_HAVE_HWY
+/// Highway's vqsort, one thread.
+Contender vqsort_contender();
+#endif
+#ifdef CLSORT_CLI_HAVE_TBB
+/// tbb::parallel_sort with clsort::key_less, in an arena of every hardware thread.
+Contender tbb_contender();
 #endif
 
 }  // namespace clsort_cli::bench

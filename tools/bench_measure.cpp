@@ -129,4 +129,27 @@ void add_speedups(std::vector<Row>& group) {
   }
 }
 
+std::optional<Comparison> best_comparison(const std::vector<Row>& group) {
+  const Row *best_clsort = nullptr, *best_reference = nullptr;
+  auto keep_faster = [](const Row*& best, const Row& r) {
+    if (!best || r.median_ms < best->median_ms) best = &r;
+  };
+  for (const Row& r : group) {
+    if (!r.verified || !(r.median_ms > 0)) continue;
+    // clsort's own device rows carry their algorithm; Boost.Compute's device row does not.
+    if (r.kind == "device" && !r.algorithm.empty()) keep_faster(best_clsort, r);
+    if (r.kind == "baseline") keep_faster(best_reference, r);
+  }
+  if (!best_clsort || !best_reference) return std::nullopt;
+  Comparison c;
+  c.n = best_clsort->n;
+  c.type = best_clsort->type;
+  c.values = best_clsort->values;
+  c.clsort_label = best_clsort->label;
+  c.clsort_ms = best_clsort->median_ms;
+  c.reference_label = best_reference->label;
+  c.reference_ms = best_reference->median_ms;
+  return c;
+}
+
 }  // namespace clsort_cli::bench

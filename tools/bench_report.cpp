@@ -165,6 +165,14 @@ void print_header(const Report& r) {
   if (has_label(r, "block_indirect"))
     std::printf("                boost block_indirect_sort: Boost.Sort's parallel sort, %u threads\n",
                 r.host_threads);
+  if (has_label(r, "highway vqsort"))
+    print_line(
+        "%s",
+        "                highway vqsort: Highway's vectorized quicksort (hwy/contrib/sort), one thread\n");
+  if (has_label(r, "tbb::parallel_sort"))
+    std::printf(
+        "                tbb::parallel_sort: oneTBB's parallel sort with clsort::key_less, %u threads\n",
+        r.host_threads);
   if (has_label(r, "boost.compute"))
     print_line("%s",
                "                boost.compute (OpenCL): boost::compute::sort on the same device, timed like\n"
@@ -207,19 +215,31 @@ void print_header(const Report& r) {
                "                repetitions as CUB's are timed\n");
   if (has_label(r, "copy bound"))
     print_line("%s", "                copy bound: the data came back unchanged\n");
+  print_line(
+      "%s",
+      "Below each group of rows\n"
+      "  clsort / best CPU reference (REF): REF's median / the fastest clsort (OpenCL) row's (above\n"
+      "                1: clsort is faster). REF is the fastest CPU reference that ran: std::sort\n"
+      "                (std::stable_sort with --values), Boost.Sort, Highway vqsort or tbb::parallel_sort\n");
   std::printf("\n");
   std::printf(kRowFormat, "n", "type", "row", "median ms", "Mkeys/s", "vs std::sort", "vs serial", "host ms",
               "host/bound", "reps", "ok");
   std::fflush(stdout);
 }
 
-void print_rows(const std::vector<Row>& rows) {
+void print_rows(const std::vector<Row>& rows, const std::optional<Comparison>& best) {
   for (const Row& r : rows)
     std::printf(kRowFormat, std::to_string(r.n).c_str(), clsort::to_string(r.type), r.label.c_str(),
                 format_sig(r.median_ms).c_str(), format_sig(mkeys(r)).c_str(), speedup(r.speedup_std).c_str(),
                 speedup(r.speedup_serial).c_str(), r.host_ms < 0 ? "-" : format_sig(r.host_ms).c_str(),
                 r.host_bound < 0 ? "-" : format_sig(r.host_bound).c_str(),
                 std::to_string(r.times_ms.size()).c_str(), r.verified ? "yes" : "FAILED");
+  if (best)
+    std::printf("%10zu  %-4s  clsort / best CPU reference (%s): %s  (%s %s ms, %s %s ms)\n", best->n,
+                clsort::to_string(best->type), best->reference_label.c_str(),
+                speedup(best->speedup()).c_str(), best->clsort_label.c_str(),
+                format_sig(best->clsort_ms).c_str(), best->reference_label.c_str(),
+                format_sig(best->reference_ms).c_str());
   if (!rows.empty()) std::printf("\n");
   std::fflush(stdout);
 }
@@ -365,6 +385,18 @@ void write_json(const Report& r, const std::string& path) {
     << ",\n  \"keys\": " << json_string(r.keys_description) << ",\n  \"values\": " << json_string(r.values)
     << ",\n  \"reps\": " << r.reps << ",\n  \"host_threads\": " << r.host_threads << ",\n  \"rows\": ";
   rows(r.rows);
+  f << ",\n  \"best_cpu_reference\": [";
+  for (std::size_t i = 0; i < r.comparisons.size(); ++i) {
+    const Comparison& x = r.comparisons[i];
+    f << (i ? ",\n    " : "\n    ") << "{\"n\": " << x.n
+      << ", \"type\": " << json_string(clsort::to_string(x.type)) << ", \"values\": " << json_string(x.values)
+      << ", \"clsort_row\": " << json_string(x.clsort_label)
+      << ", \"clsort_ms\": " << json_number(x.clsort_ms)
+      << ", \"reference_row\": " << json_string(x.reference_label)
+      << ", \"reference_ms\": " << json_number(x.reference_ms)
+      << ", \"speedup\": " << json_number(x.speedup()) << "}";
+  }
+  f << (r.comparisons.empty() ? "]" : "\n  ]");
   f << ",\n  \"first_call\": [";
   for (std::size_t i = 0; i < r.first.size(); ++i) {
     const FirstCall& x = r.first[i];

@@ -8,7 +8,7 @@ mode=${1:-run}
 case "$mode" in run | test) ;; *) echo "usage: $0 [run|test]" >&2; exit 2 ;; esac
 
 packages=(cmake g++ make pkg-config ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev libcli11-dev
-  gnuplot-nox)
+  gnuplot-nox libboost-dev libhwy-dev libtbb-dev)
 [ "$mode" = test ] && packages+=(oclgrind)
 missing=()
 for p in "${packages[@]}"; do

@@ -738,3 +738,136 @@ TEST_CASE("cli bench options") {
   CHECK(r.code == 1);
   CHECK(r.err.find("2^x") != std::string::npos);
 }
+
+namespace {
+
+/// The main table of a bench's output, one (n, type) group after another: each row's name and printed
+/// median, and the group's "clsort / best CPU reference (REF): S" line.
+struct BenchGroup {
+  std::string n, type;
+  std::vector<std::pair<std::string, double>> rows;  // row name, median ms
+  std::string best_reference;                        // REF; empty without the line
+  double best_speedup = -1;
+};
+
+std::vector<BenchGroup> bench_groups(const std::string& out) {
+  std::vector<BenchGroup> groups;
+  std::istringstream lines(out);
+  const std::string marker = "clsort / best CPU reference (";
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::vector<std::string> w{std::istream_iterator<std::string>(words), {}};
+    if (w.size() < 3 || w[0].find_first_not_of("0123456789") != std::string::npos) continue;
+    if (groups.empty() || groups.back().n != w[0] || groups.back().type != w[1]) {
+      groups.emplace_back();
+      groups.back().n = w[0];
+      groups.back().type = w[1];
+    }
+    BenchGroup& g = groups.back();
+    if (const auto at = line.find(marker); at != std::string::npos) {
+      const auto close = line.find("): ", at);
+      REQUIRE(close != std::string::npos);
+      g.best_reference = line.substr(at + marker.size(), close - at - marker.size());
+      g.best_speedup = std::stod(line.substr(close + 3));
+    } else if (w.size() >= 11 && (w.back() == "yes" || w.back() == "FAILED")) {
+      // n, type, the name's words, then 8 columns: median ms, Mkeys/s, ..., reps, ok.
+      std::string name;
+      for (std::size_t i = 2; i + 8 < w.size(); ++i) name += (name.empty() ? "" : " ") + w[i];
+      g.rows.emplace_back(name, std::stod(w[w.size() - 8]));
+    }
+  }
+  return groups;
+}
+
+bool is_cpu_reference(const std::string& row) {
+  for (const char* r : {"std::sort", "std::stable_sort", "boost pdqsort", "boost block_indirect_sort",
+                        "highway vqsort", "tbb::parallel_sort"})
+    if (row == r) return true;
+  return false;
+}
+
+/// Every group names its fastest CPU reference row, and its ratio is that row's median / the fastest
+/// clsort row's (the printed medians are rounded, so within a few percent).
+void check_best_references(const std::vector<BenchGroup>& groups) {
+  REQUIRE_FALSE(groups.empty());
+  for (const BenchGroup& g : groups) {
+    INFO(g.n << " " << g.type);
+    REQUIRE(!g.best_reference.empty());
+    double reference = -1, clsort = -1, named = -1;
+    for (const auto& [row, ms] : g.rows) {
+      const std::string device = " (OpenCL)";
+      const bool clsort_row = row.size() > device.size() &&
+                              row.compare(row.size() - device.size(), device.size(), device) == 0 &&
+                              row.rfind("boost.compute", 0) != 0;
+      if (is_cpu_reference(row)) reference = reference < 0 ? ms : std::min(reference, ms);
+      if (clsort_row) clsort = clsort < 0 ? ms : std::min(clsort, ms);
+      if (row == g.best_reference) named = ms;
+    }
+    CHECK(is_cpu_reference(g.best_reference));
+    REQUIRE(named > 0);
+    REQUIRE(clsort > 0);
+    CHECK(named == reference);
+    CHECK(g.best_speedup == doctest::Approx(named / clsort).epsilon(0.05));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("cli bench references") {
+  // The CPU reference rows of other libraries, each built only where CMake found it (tools/CMakeLists.txt):
+  // a row that was not built says so in the notes, and its checks are skipped.
+  Dir d("bench_references");
+  Result r = d.run(
+      "bench --sizes 2^12 --types u32,i32,f32,u64,i64,f64 --algorithms radix --reps 1 --no-serial "
+      "--no-first-call --json r.json");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("FAILED\n") == std::string::npos);
+  const auto groups = bench_groups(r.out);
+  CHECK(groups.size() == 6);
+  check_best_references(groups);
+  for (const char* row : {"highway vqsort", "tbb::parallel_sort"}) {
+    if (r.out.find(std::string(row) + ": not built") != std::string::npos) {
+      MESSAGE(row << " not built: its rows are not checked");
+      continue;
+    }
+    // Every key type, verified like every row (a FAILED row would have failed the run above).
+    for (const BenchGroup& g : groups)
+      CHECK_MESSAGE(
+          std::count_if(g.rows.begin(), g.rows.end(), [&](const auto& x) { return x.first == row; }) == 1,
+          g.type, " ", row);
+  }
+  const std::string json = read_file(d / "r.json");
+  CHECK(JsonChecker(json).valid());
+  CHECK(json.find("\"best_cpu_reference\": [\n") != std::string::npos);
+  CHECK(json.find("\"reference_row\"") != std::string::npos);
+
+  // Pairs: the libraries' rows sort keys alone, so std::stable_sort is the only reference.
+  r = d.run("bench --sizes 2^12 --values u32 --algorithms radix --reps 1 --no-serial --no-first-call");
+  REQUIRE(r.code == 0);
+  check_best_references(bench_groups(r.out));
+  CHECK(r.out.find("clsort / best CPU reference (std::stable_sort)") != std::string::npos);
+  CHECK(r.out.find("highway vqsort  ") == std::string::npos);
+  CHECK(r.out.find("tbb::parallel_sort  ") == std::string::npos);
+
+  // A GPU run's shape: no library rows, std::sort the reference.
+  r = d.run(
+      "bench --sizes 2^12 --types u64 --algorithms radix --reps 1 --no-serial --no-first-call "
+      "--no-cpu-libraries");
+  REQUIRE(r.code == 0);
+  check_best_references(bench_groups(r.out));
+  CHECK(r.out.find("clsort / best CPU reference (std::sort)") != std::string::npos);
+  CHECK(r.out.find("highway vqsort  ") == std::string::npos);
+  CHECK(r.out.find("tbb::parallel_sort  ") == std::string::npos);
+
+  // Edge cases: vqsort orders -0 and +0 as equal, so it sits out float keys; tbb::parallel_sort runs with
+  // clsort::key_less and must order NaNs, -0 and subnormals exactly as clsort does.
+  r = d.run(
+      "bench --sizes 3000 --types f32,i64 --specials --algorithms radix --reps 1 --no-serial "
+      "--no-first-call");
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("FAILED\n") == std::string::npos);
+  check_best_references(bench_groups(r.out));
+  if (r.out.find("highway vqsort: not built") == std::string::npos)
+    CHECK(r.out.find("highway vqsort: not run on f32 keys with --specials") != std::string::npos);
+}

@@ -6,9 +6,10 @@ cd "$(dirname "$0")/../.."
 jobs=${CLSORT_JOBS:-$(nproc)}
 root=$PWD
 
-# -O1: a quicker build than -O2 and still fast enough under ASan; Boost rows of the bench are not needed.
+# -O1: a quicker build than -O2 and still fast enough under ASan; the bench's rows of other libraries (Boost,
+# Highway, oneTBB) are not needed.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" "-DCMAKE_C_FLAGS_DEBUG=-O1 -g" \
-  -DCLSORT_SANITIZE=ON -DCLSORT_BENCH_BOOST=OFF >/dev/null
+  -DCLSORT_SANITIZE=ON -DCLSORT_BENCH_BOOST=OFF -DCLSORT_BENCH_HWY=OFF -DCLSORT_BENCH_TBB=OFF >/dev/null
 targets=(clsort clsort_cli clsort_probe_tuning clsort_cli_test clsort_test_by_key clsort_test_api clsort_test_errors
   clsort_test_c_api clsort_reliability_faults clsort_reliability_disk_cache clsort_reliability_concurrency
   clsort_reliability_cache_worker clsort_reliability_property)
