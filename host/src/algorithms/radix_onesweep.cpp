@@ -77,7 +77,11 @@ void enqueue(Run& run, Kernels& k, const RadixPlan& p, const cl::Buffer& a, cons
 // atomics publish to every work-group; OpenCL 1.2 promises neither. So before its first use with a
 // program (see passes), a test array is sorted with it and compared with std::stable_sort. A failure
 // means reduce-then-scan for that program: wrong order, or a look-back that gave up waiting and
-// recounted (still correct, but a device that starves waiting work-groups would do it all the time).
+// recounted in every one of kSelfTestRuns sorts (still correct, but a device that starves waiting
+// work-groups would do it all the time). One such sort is not enough: on a CPU device a work-group is an
+// OS thread's loop, and a thread preempted for a time slice while it owns an earlier tile outlasts the
+// spins (Intel's CPU runtime on 2 cores: 22 of 40 processes turned Onesweep off after one sort).
+constexpr int kSelfTestRuns = 3;
 bool self_test(Sorter::Impl& s, KeyType type, unsigned value_bytes, const RadixPlan& plan) {
   // Enough tiles that every compute unit runs several work-groups at once, which wait for each other;
   // small enough that checking on the host costs little (and Oclgrind can run it).
@@ -128,22 +132,24 @@ bool self_test(Sorter::Impl& s, KeyType type, unsigned value_bytes, const RadixP
   Run test(s, {queue, false, true}, key_size(type) == 8 ? KeyType::u64 : KeyType::u32, false, a,
            vb ? &va : nullptr, vb, n, {});
   Kernels k(test, p.program);
-  test.write(a, keys.data(), keys.size(), "upload");
-  if (vb) test.write(va, values.data(), values.size(), "upload");
-  enqueue(test, k, p, a, b, vb ? &va : nullptr, vb ? &vbuf : nullptr, work, nullptr);
   std::vector<unsigned char> out_keys(keys.size()), out_values(values.size());
-  cl_uint timeout = 0;
-  CLSORT_CHECK(queue.enqueueReadBuffer(a, CL_TRUE, 0, out_keys.size(), out_keys.data()));
-  if (vb) CLSORT_CHECK(queue.enqueueReadBuffer(va, CL_TRUE, 0, out_values.size(), out_values.data()));
-  CLSORT_CHECK(queue.enqueueReadBuffer(work, CL_TRUE, layout.timeout_byte(), 4, &timeout));
-  if (timeout) return false;
-  for (cl_uint i = 0; i < n; ++i) {
-    if (key_at(out_keys, i) != key_at(keys, order[i])) return false;
-    std::uint64_t index = 0;
-    if (vb) std::memcpy(&index, &out_values[std::size_t(i) * vb], vb);
-    if (vb && index != order[i]) return false;
+  for (int attempt = 0; attempt < kSelfTestRuns; ++attempt) {
+    test.write(a, keys.data(), keys.size(), "upload");
+    if (vb) test.write(va, values.data(), values.size(), "upload");
+    enqueue(test, k, p, a, b, vb ? &va : nullptr, vb ? &vbuf : nullptr, work, nullptr);
+    cl_uint timeout = 0;
+    CLSORT_CHECK(queue.enqueueReadBuffer(a, CL_TRUE, 0, out_keys.size(), out_keys.data()));
+    if (vb) CLSORT_CHECK(queue.enqueueReadBuffer(va, CL_TRUE, 0, out_values.size(), out_values.data()));
+    CLSORT_CHECK(queue.enqueueReadBuffer(work, CL_TRUE, layout.timeout_byte(), 4, &timeout));
+    for (cl_uint i = 0; i < n; ++i) {  // a timeout recounts: the order must be right either way
+      if (key_at(out_keys, i) != key_at(keys, order[i])) return false;
+      std::uint64_t index = 0;
+      if (vb) std::memcpy(&index, &out_values[std::size_t(i) * vb], vb);
+      if (vb && index != order[i]) return false;
+    }
+    if (!timeout) return true;
   }
-  return true;
+  return false;
 }
 
 // Self-test results by device and program, for the whole process: a property of the device and its
