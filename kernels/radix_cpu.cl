@@ -55,20 +55,80 @@ kernel void radix_cpu_scatter(global const ukey_t* src, global ukey_t* dst,
   }
 }
 
-// Buckets of at most this many keys are sorted by insertion: the LSD passes' per-pass histogram work
-// (2 * RADIX steps) would outweigh a few dozen keys.
+// Buckets and runs of at most this many keys are sorted by insertion: the LSD passes' per-pass histogram
+// work (2 * RADIX steps) would outweigh a few dozen keys.
 #ifndef RADIX_CPU_SMALL
 #define RADIX_CPU_SMALL 64
 #endif
-// The most significant digit's shift and the LSD passes below it: constants, so that the per-key loops
-// over passes unroll.
+// The most significant digit's shift and the LSD passes below it (pass p sorts by the digit at shift
+// p * RADIX_BITS): constants, so that the per-key loops over passes unroll.
 #define RADIX_CPU_SHIFT (KEY_BITS - RADIX_BITS)
 #define RADIX_CPU_PASSES ((KEY_BITS - 1) / RADIX_BITS)
+// How many of a bucket's passes run over the whole bucket. 0: all of them. 1: only the top ones that
+// tell its keys apart: digits enough for 2^RADIX_CPU_TOP_MARGIN times as many values as the bucket has
+// keys (8-bit digits: 2 up to 2^12 keys, 3 up to 2^20), so that few keys share them. The stable passes
+// leave keys sharing those digits in runs, in input order, and each run is then sorted by the digits below
+// (by insertion when short). Random 64-bit keys take 2 or 3 passes and a scan instead of 7 passes: u64 at
+// 2^20 / 2^24 on PoCL (2 cores) 4.6-4.8 / 98-101 ms against 7.2 / 137 ms, on Intel's CPU runtime 4.4-4.7 /
+// 97-100 against 6.1-6.6 / 116 ms. 32-bit keys have 3 passes to save at most one, which the scan costs
+// back (u32 2^20 / 2^24: 6.2 / 81 ms against 5.8 / 74 on PoCL), so they keep every pass. Keys that
+// differ only in low bits fall back to every pass, run by run. Without the margin, runs were common at
+// 2^16 keys a bucket (2^24 keys: 112-114 ms on PoCL).
+#ifndef RADIX_CPU_TOP
+#define RADIX_CPU_TOP (KEY_BITS == 64)
+#endif
+#ifndef RADIX_CPU_TOP_MARGIN
+#define RADIX_CPU_TOP_MARGIN 4
+#endif
+
+// Passes [lo, hi) of the LSD sort of the range [0, n) of `from` (whose every pass's digit counts `hist`
+// holds), moving keys (and values) between `from` and `to`; a pass whose digit is the same throughout
+// moves nothing and is skipped. Returns whether the result is in `to`.
+INLINE uint lsd_passes(global ukey_t* from, global ukey_t* to,
+#if VALUE_BYTES != 0
+                       global value_t* vfrom, global value_t* vto,
+#endif
+                       uint n, uint lo, uint hi, uint (*hist)[RADIX]) {
+  uint in_to = 0;
+  for (uint p = lo; p < hi; ++p) {
+    uint sum = 0, single = 0;
+    for (uint d = 0; d < RADIX; ++d) {
+      const uint h = hist[p][d];
+      single |= h == n;
+      hist[p][d] = sum;
+      sum += h;
+    }
+    if (single) continue;
+    const uint s = p * RADIX_BITS;
+    for (uint i = 0; i < n; ++i) {
+      const ukey_t k = from[i];
+      const uint at = hist[p][digit_of(k, s)]++;
+      to[at] = k;
+      WITH_VALUES(vto[at] = vfrom[i];)
+    }
+    global ukey_t* t = from;
+    from = to;
+    to = t;
+    WITH_VALUES(global value_t* vt = vfrom; vfrom = vto; vto = vt;)
+    in_to ^= 1;
+  }
+  return in_to;
+}
+
+// Counts the digits of passes [lo, hi) of the range [0, n) of k into hist.
+INLINE void count_passes(global const ukey_t* k, uint n, uint lo, uint hi, uint (*hist)[RADIX]) {
+  for (uint p = lo; p < hi; ++p)
+    for (uint d = 0; d < RADIX; ++d) hist[p][d] = 0;
+  for (uint i = 0; i < n; ++i) {
+    const ukey_t key = k[i];
+    for (uint p = lo; p < hi; ++p) ++hist[p][digit_of(key, p * RADIX_BITS)];
+  }
+}
 
 // Work-item b sorts bucket b, which the MSD pass left encoded in `tmp` at [starts[b], starts[b + 1]),
-// by the bits below RADIX_CPU_SHIFT (least significant digit first, stable), and leaves it decoded in `keys`.
-// A pass whose digit is the same for the whole bucket moves nothing and is skipped, so equal and
-// few-unique keys cost little.
+// by the bits below RADIX_CPU_SHIFT (least significant digit first, stable), and leaves it decoded in
+// `keys`. A pass whose digit is the same for the whole bucket (or run) moves nothing and is skipped, so
+// equal and few-unique keys cost little.
 kernel void radix_cpu_buckets(global ukey_t* keys, global ukey_t* tmp,
 #if VALUE_BYTES != 0
                               global value_t* values, global value_t* vtmp,
@@ -76,76 +136,86 @@ kernel void radix_cpu_buckets(global ukey_t* keys, global ukey_t* tmp,
                               uint kind, uint descending, global const uint* starts) {
   const uint b = get_global_id(0);
   const uint begin = starts[b], size = starts[b + 1] - begin;
-  global ukey_t* from = tmp + begin;
+  global ukey_t* cur = tmp + begin;
+  global ukey_t* other = keys + begin;
   global ukey_t* out = keys + begin;
 #if VALUE_BYTES != 0
-  global value_t* vfrom = vtmp + begin;
+  global value_t* vcur = vtmp + begin;
+  global value_t* vother = values + begin;
   global value_t* vout = values + begin;
 #endif
   if (size <= RADIX_CPU_SMALL) {
     for (uint i = 0; i < size; ++i) {
-      out[i] = from[i];
-      WITH_VALUES(vout[i] = vfrom[i];)
+      out[i] = cur[i];
+      WITH_VALUES(vout[i] = vcur[i];)
     }
     insertion_sort_global(out, WITH_VALUES(vout, ) 0, size);
     for (uint i = 0; i < size; ++i) out[i] = decode_key(out[i], kind, descending);
     return;
   }
-  // Every pass's histogram in one read of the bucket; a pass whose digit is constant moves nothing.
-  // A digit reaching past RADIX_CPU_SHIFT takes MSD bits too, which are the same throughout the bucket.
   uint hist[RADIX_CPU_PASSES][RADIX];
-  for (uint p = 0; p < RADIX_CPU_PASSES; ++p)
-    for (uint d = 0; d < RADIX; ++d) hist[p][d] = 0;
-  for (uint i = 0; i < size; ++i) {
-    const ukey_t k = from[i];
-    for (uint p = 0, s = 0; s < RADIX_CPU_SHIFT; ++p, s += RADIX_BITS) ++hist[p][digit_of(k, s)];
-  }
-  ulong active = 0;  // bit p: pass p moves keys
-  uint last = 0;
-  for (uint p = 0, s = 0; s < RADIX_CPU_SHIFT; ++p, s += RADIX_BITS) {
-    uint sum = 0, single = 0;
-    for (uint d = 0; d < RADIX; ++d) {
-      const uint h = hist[p][d];
-      single |= h == size;
-      hist[p][d] = sum;
-      sum += h;
-    }
-    if (!single) {
-      active |= 1UL << p;
-      last = p;
-    }
-  }
-  // Passes alternate tmp -> keys -> tmp ...: an odd number of moving passes ends in `keys`, decoded by
-  // the last; an even number (or none) ends in `tmp`, copied back decoded.
-  global ukey_t* to = out;
-#if VALUE_BYTES != 0
-  global value_t* vto = vout;
+  // The passes run over the whole bucket: [low, RADIX_CPU_PASSES).
+  uint low = 0;
+#if RADIX_CPU_TOP
+  const uint size_bits = 32 - (uint)clz(size - 1);  // ceil(log2(size))
+  const uint want = (size_bits + RADIX_CPU_TOP_MARGIN + RADIX_BITS - 1) / RADIX_BITS;
+  low = RADIX_CPU_PASSES > want ? RADIX_CPU_PASSES - want : 0;
 #endif
-  const uint moves = (uint)popcount(active);
-  for (uint p = 0, s = 0; s < RADIX_CPU_SHIFT; ++p, s += RADIX_BITS) {
-    if (!(active >> p & 1UL)) continue;
-    const uint dec = p == last && moves % 2 == 1;
+  count_passes(cur, size, low, RADIX_CPU_PASSES, hist);
+#if RADIX_CPU_TOP
+  // Top digits that are the same throughout the bucket tell nothing apart: as many more are taken from
+  // below, counted in one more read of the bucket.
+  uint missing = 0;
+  for (uint p = low; p < RADIX_CPU_PASSES; ++p) {
+    uint single = 0;
+    for (uint d = 0; d < RADIX; ++d) single |= hist[p][d] == size;
+    missing += single;
+  }
+  if (missing && low > 0) {
+    count_passes(cur, size, 0, low, hist);
+    while (missing && low > 0) {
+      --low;
+      uint single = 0;
+      for (uint d = 0; d < RADIX; ++d) single |= hist[low][d] == size;
+      missing -= !single;
+    }
+  }
+#endif
+  if (lsd_passes(cur, other, WITH_VALUES(vcur, vother, ) size, low, RADIX_CPU_PASSES, hist)) {
+    global ukey_t* t = cur;
+    cur = other;
+    other = t;
+    WITH_VALUES(global value_t* vt = vcur; vcur = vother; vother = vt;)
+  }
+#if RADIX_CPU_TOP
+  // Keys equal in every digit from pass `low` up form runs in input order: each is sorted by the rest.
+  if (low > 0) {
+    const uint high_shift = low * RADIX_BITS;
+    for (uint i = 0; i < size;) {
+      const ukey_t prefix = cur[i] >> high_shift;
+      uint j = i + 1;
+      while (j < size && cur[j] >> high_shift == prefix) ++j;
+      const uint run = j - i;
+      if (run > RADIX_CPU_SMALL) {
+        count_passes(cur + i, run, 0, low, hist);
+        if (lsd_passes(cur + i, other + i, WITH_VALUES(vcur + i, vother + i, ) run, 0, low, hist))
+          for (uint r = i; r < j; ++r) {
+            cur[r] = other[r];
+            WITH_VALUES(vcur[r] = vother[r];)
+          }
+      } else if (run > 1) {
+        insertion_sort_global(cur, WITH_VALUES(vcur, ) i, j);
+      }
+      i = j;
+    }
+  }
+#endif
+  if (cur == out) {
+    for (uint i = 0; i < size; ++i) out[i] = decode_key(out[i], kind, descending);
+  } else {
     for (uint i = 0; i < size; ++i) {
-      const ukey_t k = from[i];
-      const uint at = hist[p][digit_of(k, s)]++;
-      to[at] = dec ? decode_key(k, kind, descending) : k;
-#if VALUE_BYTES != 0
-      vto[at] = vfrom[i];
-#endif
+      out[i] = decode_key(cur[i], kind, descending);
+      WITH_VALUES(vout[i] = vcur[i];)
     }
-    global ukey_t* t = from;
-    from = to;
-    to = t;
-#if VALUE_BYTES != 0
-    global value_t* vt = vfrom;
-    vfrom = vto;
-    vto = vt;
-#endif
-  }
-  if (moves % 2 == 0) {
-    for (uint i = 0; i < size; ++i) out[i] = decode_key(from[i], kind, descending);
-#if VALUE_BYTES != 0
-    for (uint i = 0; i < size; ++i) vout[i] = vfrom[i];
-#endif
   }
 }

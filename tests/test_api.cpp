@@ -354,6 +354,11 @@ const Variant kVariants[] = {
     // The CPU shape's per-bucket histograms for every pass at the widest and narrowest digits.
     {"radix.cpu=1,radix.bits=12,radix.groups=2", Algorithm::radix, kF64},
     {"radix.cpu=1,radix.bits=1", Algorithm::radix, kU32},
+    // The CPU shape's buckets both ways whatever the key width: every pass over the bucket, or its top
+    // passes and then the runs of keys equal in them (radix.buckets).
+    {"radix.cpu=1,radix.buckets=1", Algorithm::radix, kI64 | kF64},
+    {"radix.cpu=1,radix.buckets=2", Algorithm::radix, kU32 | kF32},
+    {"radix.cpu=1,radix.buckets=2,radix.bits=4,radix.groups=3", Algorithm::radix, kI64 | kF64},
     {"bitonic.tile=2,bitonic.wg=1", Algorithm::bitonic, kF32},
     {"bitonic.tile=256,bitonic.wg=128", Algorithm::bitonic, kI64},
     {"bitonic.tile=64,bitonic.wg=8", Algorithm::bitonic, kU32},
@@ -510,6 +515,35 @@ TEST_CASE("sorts under non-default tuning") {
   for_each_variant(kVariants, [&](auto key, clsort::Sorter& sorter, const Variant& v) {
     sort_with_tuning<decltype(key)>(sorter, v, budget);
   });
+}
+
+// The CPU shape's top passes leave runs of keys that are equal in them; here runs longer than insertion
+// takes (each key's three bytes above bit 32 are one of five values, its low 32 bits random, and its top
+// byte zero, so one bucket holds them all), sorted by the bits below, stably (values are input indices).
+TEST_CASE("CPU radix buckets: long runs of keys equal in their top digits") {
+  for (const char* tuning : {"radix.cpu=1,radix.buckets=2", "radix.cpu=1,radix.buckets=2,radix.bits=4"})
+    for (std::size_t n : {std::size_t(1000), std::size_t(1) << 16, (std::size_t(1) << 16) + 3}) {
+      CAPTURE(tuning);
+      CAPTURE(n);
+      clsort::Sorter sorter(cl::CommandQueue(shared_sorter().context(), shared_sorter().device()));
+      sorter.tune(tuning);
+      std::mt19937_64 rng(n);
+      std::vector<std::uint64_t> keys(n);
+      std::vector<std::uint32_t> values(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        keys[i] = (rng() % 5) * 0x010101ull << 32 | (rng() & 0xFFFFFFFFull);
+        if (i % 7 == 0 && i) keys[i] = keys[i - 1];  // equal keys: their values must keep input order
+        values[i] = std::uint32_t(i);
+      }
+      std::vector<std::uint32_t> order(values);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+      std::vector<std::uint64_t> expected(n);
+      for (std::size_t i = 0; i < n; ++i) expected[i] = keys[order[i]];
+      sorter.sort_by_key(keys, values, {Order::ascending, Algorithm::radix});
+      CHECK(keys == expected);
+      CHECK(values == order);
+    }
 }
 
 TEST_CASE("sorts under non-default Onesweep tuning") {

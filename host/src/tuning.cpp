@@ -90,6 +90,7 @@ const Param k_params[] = {
     CLSORT_PARAM("radix.items_small", radix.items_small, 0, 32, Check::range, ""),
     CLSORT_PARAM("radix.groups", radix.groups, 1, 65536, Check::range, ""),
     CLSORT_PARAM("radix.cpu", radix.cpu, 0, 1, Check::range, ""),
+    CLSORT_PARAM("radix.buckets", radix.buckets, 0, 2, Check::range, ""),
     CLSORT_PARAM("radix.match", radix.match, 0, 1, Check::range, ""),
     CLSORT_PARAM("radix.subgroups", radix.subgroups, 0, 3, Check::range, ""),
     CLSORT_PARAM("radix.peers", radix.peers, 0, 2, Check::range, ""),

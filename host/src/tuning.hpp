@@ -37,6 +37,9 @@ struct RadixPolicy {
   unsigned items_small = 0;  // keys per work-item below half a tile per compute unit; 0: `items` at every n
   unsigned groups = 1024;  // most work-groups per reduce-then-scan pass; each owns a contiguous run of tiles
   unsigned cpu = 0;        // 1: the CPU shape (an MSD pass over chunks, then one work-item per bucket)
+  // The CPU shape's buckets: 0 the kernel's choice by key width, 1 every LSD pass over the bucket, 2 the
+  // top passes over the bucket, then runs of keys equal in them sorted by the rest
+  unsigned buckets = 0;
   unsigned match = 0;      // 1: rank tiles by sub-group multisplit; 0: by the portable counting sort
   // The multisplit ranking's sub-group primitives: 0 the device's best, 1 NVIDIA's PTX warps, 2
   // cl_khr_subgroup_ballot, 3 work-item groups in local memory (any device); one it cannot run is 3.

@@ -52,6 +52,7 @@ RadixPlan plan_radix(const PlanInput& in) {
     p.program.files = {"radix_common.cl", "radix_cpu.cl"};
     p.program.defines = width_defines(in);
     p.program.defines.set("RADIX_BITS", p.bits).set("RADIX_WG", p.wg).set("RADIX_ITEMS", p.items);
+    if (r.buckets) p.program.defines.set("RADIX_CPU_TOP", r.buckets == 2 ? 1 : 0);
     return p;
   }
 
