@@ -4,10 +4,12 @@
 #   eval "$(tools/intel_opencl.sh env)"  setup, then the export lines of an environment that selects it
 #   tools/intel_opencl.sh run CMD...     setup, then CMD in that environment
 # The environment: OCL_ICD_VENDORS, a directory with the system's .icd files plus one naming libintelocl.so,
-# and CLSORT_DEVICE='Intel(R) OpenCL' (its platform; plain "intel" can match PoCL's device on Intel CPUs).
-# No LD_LIBRARY_PATH: libintelocl.so finds its libraries (TBB, compiler runtime) through its RUNPATH $ORIGIN,
-# and processes keep the system's ICD loader and hwloc (the wheels' own copies sit in the same directory);
-# TBB then runs without the optional TCM library (tcmlib), as where it is not installed.
+# CLSORT_DEVICE='Intel(R) OpenCL' (its platform; plain "intel" can match PoCL's device on Intel CPUs), and
+# LD_LIBRARY_PATH to a directory holding only the wheels' TBB and TCM libraries. libintelocl.so finds its
+# other libraries through its RUNPATH $ORIGIN, but a process that already loaded Debian's older TBB
+# (`clsort` with its tbb::parallel_sort bench row) would hand it that one, and the ICD loader would then
+# drop Intel's platform without a word; oneTBB is backward compatible, so the newer one serves both. The
+# whole wheel directory is not put on the path: its own ICD loader and hwloc would replace the system's.
 # Needs python3 with venv (Debian: python3 python3-venv) and PyPI for the first setup. The venv goes to
 # CLSORT_INTEL_OPENCL_DIR, default ${XDG_CACHE_HOME:-~/.cache}/clsort-intel-opencl; messages go to stderr.
 set -euo pipefail
@@ -18,6 +20,7 @@ packages=("intel-opencl-rt==$version" "intel-cmplr-lib-rt==$version" "intel-cmpl
 dir=${CLSORT_INTEL_OPENCL_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/clsort-intel-opencl}
 venv=$dir/venv-$version
 vendors=$dir/vendors
+tbb=$dir/tbb
 lib=$venv/lib/libintelocl.so
 
 say() { echo "intel_opencl: $*" >&2; }
@@ -50,6 +53,9 @@ setup() {
     if [ -e "$icd" ]; then cp "$icd" "$vendors/"; fi
   done
   echo "$lib" >"$vendors/intel-cpu.icd"
+  rm -rf "$tbb"
+  mkdir -p "$tbb"
+  ln -s "$venv"/lib/libtbb*.so* "$venv"/lib/libtcm*.so* "$tbb/"
   say "OpenCL drivers in $vendors: $(cd "$vendors" && echo *.icd)"
 }
 
@@ -57,13 +63,14 @@ case "${1:-}" in
   setup) setup ;;
   env)
     setup
-    printf 'export OCL_ICD_VENDORS=%q\nexport CLSORT_DEVICE=%q\n' "$vendors" "Intel(R) OpenCL"
+    printf 'export OCL_ICD_VENDORS=%q\nexport CLSORT_DEVICE=%q\nexport LD_LIBRARY_PATH=%q\n' "$vendors" \
+      "Intel(R) OpenCL" "$tbb${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     ;;
   run)
     [ $# -ge 2 ] || die "usage: $0 run CMD [ARGS...]"
     setup
     shift
-    export OCL_ICD_VENDORS=$vendors CLSORT_DEVICE="Intel(R) OpenCL"
+    export OCL_ICD_VENDORS=$vendors CLSORT_DEVICE="Intel(R) OpenCL" LD_LIBRARY_PATH=$tbb${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     exec "$@"
     ;;
   *)
