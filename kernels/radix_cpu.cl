@@ -81,6 +81,13 @@ kernel void radix_cpu_scatter(global const ukey_t* src, global ukey_t* dst,
 #define RADIX_CPU_TOP_MARGIN 4
 #endif
 
+// Whether one digit holds all n keys of a pass's counts: the pass would move nothing.
+INLINE uint one_digit(const uint* count, uint n) {
+  uint single = 0;
+  for (uint d = 0; d < RADIX; ++d) single |= count[d] == n;
+  return single;
+}
+
 // Passes [lo, hi) of the LSD sort of the range [0, n) of `from` (whose every pass's digit counts `hist`
 // holds), moving keys (and values) between `from` and `to`; a pass whose digit is the same throughout
 // moves nothing and is skipped. Returns whether the result is in `to`.
@@ -91,14 +98,13 @@ INLINE uint lsd_passes(global ukey_t* from, global ukey_t* to,
                        uint n, uint lo, uint hi, uint (*hist)[RADIX]) {
   uint in_to = 0;
   for (uint p = lo; p < hi; ++p) {
-    uint sum = 0, single = 0;
+    if (one_digit(hist[p], n)) continue;
+    uint sum = 0;
     for (uint d = 0; d < RADIX; ++d) {
       const uint h = hist[p][d];
-      single |= h == n;
       hist[p][d] = sum;
       sum += h;
     }
-    if (single) continue;
     const uint s = p * RADIX_BITS;
     for (uint i = 0; i < n; ++i) {
       const ukey_t k = from[i];
@@ -166,18 +172,12 @@ kernel void radix_cpu_buckets(global ukey_t* keys, global ukey_t* tmp,
   // Top digits that are the same throughout the bucket tell nothing apart: as many more are taken from
   // below, counted in one more read of the bucket.
   uint missing = 0;
-  for (uint p = low; p < RADIX_CPU_PASSES; ++p) {
-    uint single = 0;
-    for (uint d = 0; d < RADIX; ++d) single |= hist[p][d] == size;
-    missing += single;
-  }
+  for (uint p = low; p < RADIX_CPU_PASSES; ++p) missing += one_digit(hist[p], size);
   if (missing && low > 0) {
     count_passes(cur, size, 0, low, hist);
     while (missing && low > 0) {
       --low;
-      uint single = 0;
-      for (uint d = 0; d < RADIX; ++d) single |= hist[low][d] == size;
-      missing -= !single;
+      missing -= !one_digit(hist[low], size);
     }
   }
 #endif

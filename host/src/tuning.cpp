@@ -358,8 +358,7 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
     const std::size_t block = std::size_t(r.wg) * r.items, digit = std::size_t(4) << r.bits;
     if (!r.match) return block * (key_bytes + value_bytes) + 4 * digit + 44 * std::size_t(r.wg);
     const unsigned lanes = r.subgroups == 3 ? local_lanes() : r.sg_size;
-    const std::size_t banks = r.subgroups == 1 ? 1 : 2;  // RADIX_MASK_BANKS of the plan
-    const std::size_t masks = r.peers == 1 ? 0 : banks * digit;
+    const std::size_t masks = r.peers == 1 ? 0 : radix_mask_banks(r.subgroups) * digit;
     const std::size_t rank = std::size_t(r.wg / lanes) * (digit + masks);
     const std::size_t scan = r.subgroups == 1 ? 0 : 4 * std::size_t(r.wg);
     return std::max(block * std::max(key_bytes, value_bytes), rank) + digit + scan + 256;

@@ -40,7 +40,7 @@ struct RadixPolicy {
   // The CPU shape's buckets: 0 the kernel's choice by key width, 1 every LSD pass over the bucket, 2 the
   // top passes over the bucket, then runs of keys equal in them sorted by the rest
   unsigned buckets = 0;
-  unsigned match = 0;      // 1: rank tiles by sub-group multisplit; 0: by the portable counting sort
+  unsigned match = 0;  // 1: rank tiles by sub-group multisplit; 0: by the portable counting sort
   // The multisplit ranking's sub-group primitives: 0 the device's best, 1 NVIDIA's PTX warps, 2
   // cl_khr_subgroup_ballot, 3 work-item groups in local memory (any device); one it cannot run is 3.
   unsigned subgroups = 0;
@@ -102,6 +102,13 @@ struct Tuning {
   /// unknown name or a value out of range, leaving *this unchanged.
   void apply(const std::string& overrides, const std::string& source = "tuning");
 };
+
+/// Peer-mask banks of the multisplit ranking with local-atomic peers (RADIX_MASK_BANKS) for its sub-group
+/// primitives (RadixPolicy::subgroups): NVIDIA's warp syncs are cheap enough for a third sync per item;
+/// elsewhere, where a sync may be a work-group barrier, a second bank of masks saves it.
+inline unsigned radix_mask_banks(unsigned subgroups) {
+  return subgroups == 1 ? 1 : 2;
+}
 
 /// `earlier` then `later` (tuning strings already checked by Tuning::apply) as one string holding each
 /// parameter once, at its last value: what a Sorter keeps of every tune() call.

@@ -842,23 +842,20 @@ TEST_CASE("cli bench references") {
   CHECK(json.find("\"best_cpu_reference\": [\n") != std::string::npos);
   CHECK(json.find("\"reference_row\"") != std::string::npos);
 
+  // Runs where the libraries' rows sit out and a std sort is the only reference.
+  auto std_reference_only = [&](const std::string& args, const std::string& reference) {
+    r = d.run("bench --sizes 2^12 --algorithms radix --reps 1 --no-serial --no-first-call " + args);
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    check_best_references(bench_groups(r.out));
+    CHECK(r.out.find("clsort / best CPU reference (" + reference + ")") != std::string::npos);
+    CHECK(r.out.find("highway vqsort  ") == std::string::npos);
+    CHECK(r.out.find("tbb::parallel_sort  ") == std::string::npos);
+  };
   // Pairs: the libraries' rows sort keys alone, so std::stable_sort is the only reference.
-  r = d.run("bench --sizes 2^12 --values u32 --algorithms radix --reps 1 --no-serial --no-first-call");
-  REQUIRE(r.code == 0);
-  check_best_references(bench_groups(r.out));
-  CHECK(r.out.find("clsort / best CPU reference (std::stable_sort)") != std::string::npos);
-  CHECK(r.out.find("highway vqsort  ") == std::string::npos);
-  CHECK(r.out.find("tbb::parallel_sort  ") == std::string::npos);
-
+  std_reference_only("--values u32", "std::stable_sort");
   // A GPU run's shape: no library rows, std::sort the reference.
-  r = d.run(
-      "bench --sizes 2^12 --types u64 --algorithms radix --reps 1 --no-serial --no-first-call "
-      "--no-cpu-libraries");
-  REQUIRE(r.code == 0);
-  check_best_references(bench_groups(r.out));
-  CHECK(r.out.find("clsort / best CPU reference (std::sort)") != std::string::npos);
-  CHECK(r.out.find("highway vqsort  ") == std::string::npos);
-  CHECK(r.out.find("tbb::parallel_sort  ") == std::string::npos);
+  std_reference_only("--types u64 --no-cpu-libraries", "std::sort");
 
   // Edge cases: vqsort orders -0 and +0 as equal, so it sits out float keys; tbb::parallel_sort runs with
   // clsort::key_less and must order NaNs, -0 and subnormals exactly as clsort does.

@@ -82,8 +82,10 @@ BitonicPlan plan_bitonic(const PlanInput& in) {
   }
   p.program.defines.set("BITONIC_WG", p.policy.wg).set("BITONIC_TILE", p.policy.tile);
   // Intel's OpenCL compiler crashes on the fully unrolled loads of a six-step global kernel
-  // (kernels/bitonic.cl, BITONIC_LOAD_UNROLL).
-  if (in.device.vendor.find("intel") != std::string::npos) p.program.defines.set("BITONIC_LOAD_UNROLL", 16);
+  // (kernels/bitonic.cl, BITONIC_LOAD_UNROLL). Its runtimes name the vendor "Intel(R) Corporation"; PoCL
+  // on an Intel CPU says "GenuineIntel" and compiles the full unroll.
+  if (in.device.vendor.find("intel(r)") != std::string::npos)
+    p.program.defines.set("BITONIC_LOAD_UNROLL", 16);
   // A work-item holds 2^k elements of a global group in registers: at most 64 32-bit words of them
   // (keys of 8 bytes or carrying an index take two or three).
   const unsigned words = (in.key_bytes + (in.value_bytes ? 4 : 0)) / 4;

@@ -24,8 +24,7 @@ ProgramSpec radix_program(const PlanInput& in, const RadixPlan& p, const char* s
   if (p.multisplit) {
     spec.defines.set("RADIX_MATCH", 1);
     if (p.peers_ballot) spec.defines.set("RADIX_PEERS_BALLOT", 1);
-    // NVIDIA's warp syncs are cheap enough for a third per item; elsewhere a second bank of masks saves it.
-    spec.defines.set("RADIX_MASK_BANKS", p.subgroups == S::ptx ? 1 : 2);
+    spec.defines.set("RADIX_MASK_BANKS", radix_mask_banks(in.tuning.radix.subgroups));
     if (p.subgroups == S::khr) spec.defines.set("RADIX_SG", p.sg_lanes).set("RADIX_SG_REQUIRED", 1);
   }
   spec.register_cap = in.tuning.radix.regs;
