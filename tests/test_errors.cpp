@@ -353,6 +353,58 @@ TEST_CASE("kernel build failure reports the build log") {
   CHECK(again == keys0);
 }
 
+// Sub-group primitives are chosen from the device's extensions and confirmed by a self-test
+// (kernels/radix_sg_probe.cl) before the ranking uses them. A copy of the kernels whose probe misreports
+// the lanes stands for a compiler that gets them wrong: the ranking must move to the local-memory
+// sub-groups and still sort. On a device without sub-group primitives (PoCL) only that last part runs.
+TEST_CASE("sub-group primitives that fail their self-test leave the ranking to local memory") {
+  namespace fs = std::filesystem;
+  const cl::Device device = shared_sorter().device();
+  const std::string tuning = "radix.cpu=0,radix.match=1,radix.onesweep=1,radix.wg=256,radix.items=8";
+  const clsort::Options radix{Order::ascending, Algorithm::radix};
+  cl::Context context(device);
+  clsort::Sorter intact(cl::CommandQueue(context, device));
+  intact.tune(tuning);
+  const std::string chosen = intact.plan(KeyType::u32, 1 << 20, 0, radix).shape;
+  CAPTURE(chosen);
+  const bool primitives = chosen.find("local-memory sub-groups") == std::string::npos;
+  if (!primitives) MESSAGE("no sub-group primitives on this device: only the local-memory ranking is tested");
+
+  const fs::path dir = fs::temp_directory_path() / ("clsort-test-probe-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& f : fs::directory_iterator(CLSORT_TEST_KERNEL_SOURCE_DIR))
+    if (f.path().extension() == ".cl") fs::copy_file(f.path(), dir / f.path().filename());
+  std::string probe;
+  {
+    std::ifstream in(dir / "radix_sg_probe.cl");
+    probe.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string lane_line = "  o[0] = lane;";
+  REQUIRE(probe.find(lane_line) != std::string::npos);
+  probe.replace(probe.find(lane_line), lane_line.size(), "  o[0] = lane ^ 1u;");
+  std::ofstream(dir / "radix_sg_probe.cl", std::ios::trunc) << probe;
+  {
+    EnvGuard env("CLSORT_KERNEL_DIR", dir.string());
+    clsort::Sorter s(cl::CommandQueue(context, device));
+    s.tune(tuning);
+    const std::string shape = s.plan(KeyType::u32, 1 << 20, 0, radix).shape;
+    CAPTURE(shape);
+    CHECK(shape.find("local-memory sub-groups") != std::string::npos);
+    for (Dist d : {Dist::random, Dist::sorted, Dist::few_unique}) {
+      const std::uint64_t seed = seed_for(KeyType::u32, int(d), 100003);
+      std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(d, 100003, seed), values(keys.size());
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::uint32_t(i);
+      const auto keys0 = keys;
+      s.sort_by_key(keys, values, radix);
+      CAPTURE(to_string(d));
+      CHECK(compare_sorted(reference_sort(keys0, Order::ascending), keys) == "");
+      CHECK(compare_argsort(keys0, reference_argsort(keys0, Order::ascending), values) == "");
+    }
+  }
+  fs::remove_all(dir);
+}
+
 TEST_CASE("device selection that matches nothing") {
   const auto e = thrown([] { clsort::select_device("no-such-opencl-device-xyzzy"); });
   REQUIRE(e);

@@ -110,11 +110,16 @@ Sorter::Impl::~Impl() {
 const detail::Tuning& Sorter::Impl::tuning(unsigned key_bytes, unsigned value_bytes) const {
   auto it = fitted.find({key_bytes, value_bytes});
   if (it == fitted.end()) {
-    detail::Tuning t = detail::tuning_for(facts, key_bytes, value_bytes, overrides);
-    it = fitted
-             .emplace(std::make_pair(key_bytes, value_bytes),
-                      detail::fit_to_device(t, facts, key_bytes, value_bytes))
-             .first;
+    detail::Tuning t = detail::fit_to_device(detail::tuning_for(facts, key_bytes, value_bytes, overrides),
+                                             facts, key_bytes, value_bytes);
+    // The device's extensions chose the ranking's sub-group primitives; where they fail their self-test,
+    // the ranking takes the local-memory ones, which need nothing of the device.
+    if (!detail::subgroups_pass(context, device, t.radix)) {
+      const std::string local = detail::merge_overrides(overrides, "radix.subgroups=3");
+      t = detail::fit_to_device(detail::tuning_for(facts, key_bytes, value_bytes, local), facts, key_bytes,
+                                value_bytes);
+    }
+    it = fitted.emplace(std::make_pair(key_bytes, value_bytes), t).first;
   }
   return it->second;
 }

@@ -203,7 +203,7 @@ DeviceFacts query_device(const cl::Device& device) {
   require(f.local_mem > 0, "CL_DEVICE_LOCAL_MEM_SIZE");
   require(f.max_alloc > 0, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
   require(f.compute_units > 0, "CL_DEVICE_MAX_COMPUTE_UNITS");
-  f.nvidia = f.vendor.find("nvidia") != std::string::npos;
+  f.nv_compiler = f.extensions.find("cl_nv_device_attribute_query") != std::string::npos;
   f.subgroup_ballot = f.extensions.find("cl_khr_subgroup_ballot") != std::string::npos;
   if (f.extensions.find("cl_intel_required_subgroup_size") != std::string::npos) {
     std::vector<std::size_t> sizes;
@@ -211,12 +211,9 @@ DeviceFacts query_device(const cl::Device& device) {
     if (status != CL_SUCCESS) throw_cl_error(status, "clGetDeviceInfo(CL_DEVICE_SUB_GROUP_SIZES_INTEL)");
     for (std::size_t v : sizes) f.subgroup_sizes.push_back(unsigned(v));
   }
-  if (f.nvidia) {
-    cl_uint regs = 65536;  // registers per work-group on every NVIDIA GPU since Kepler
-    if (f.extensions.find("cl_nv_device_attribute_query") != std::string::npos)
-      regs = info<cl_uint>(device, CL_DEVICE_REGISTERS_PER_BLOCK_NV, "CL_DEVICE_REGISTERS_PER_BLOCK_NV");
-    f.registers_per_group = regs;
-  }
+  if (f.nv_compiler)
+    f.registers_per_group =
+        info<cl_uint>(device, CL_DEVICE_REGISTERS_PER_BLOCK_NV, "CL_DEVICE_REGISTERS_PER_BLOCK_NV");
   return f;
 }
 
@@ -329,7 +326,7 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
     else
       for (unsigned lanes : {32u, 16u, 64u, 8u, 4u})
         if (!khr && offered(lanes)) khr = lanes;
-    const bool ptx = device.nvidia && r.wg % 32 == 0;
+    const bool ptx = device.nv_compiler && r.wg % 32 == 0;
     unsigned use = r.subgroups ? r.subgroups : ptx ? 1 : khr ? 2 : 3;
     if ((use == 1 && !ptx) || (use == 2 && !khr)) use = 3;
     r.subgroups = use;
@@ -378,7 +375,7 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
   // so it is set once the work-group size is final. The NVIDIA rows' caps were measured for the PTX
   // ranking; the local-memory sub-groups run faster uncapped there (H100, u32 / u64 2^28: 30.8 / 12.6
   // Gkeys/s against 27.4 / 10.8 under the rows' 64 / 80 registers).
-  if (!device.nvidia || (r.match && r.subgroups == 3)) r.regs = 0;
+  if (!device.nv_compiler || (r.match && r.subgroups == 3)) r.regs = 0;
   if (r.regs) {
     const unsigned share = device.registers_per_group / r.wg / 8 * 8;  // allocated in steps of 8
     r.regs = share < 16 ? 0 : std::min(r.regs, share);

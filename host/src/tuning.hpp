@@ -22,7 +22,9 @@ struct DeviceFacts {
   std::uint64_t max_alloc = 0;
   unsigned compute_units = 1;
   bool host_unified = false;
-  bool nvidia = false;                   // NVIDIA's OpenCL: inline PTX compiles
+  // NVIDIA's OpenCL (it reports cl_nv_device_attribute_query): its compiler takes inline PTX, which a
+  // self-test confirms before the ranking uses it, and its binaries are PTX, which take register caps
+  bool nv_compiler = false;
   bool subgroup_ballot = false;          // cl_khr_subgroup_ballot
   std::vector<unsigned> subgroup_sizes;  // sizes a kernel can require (cl_intel_required_subgroup_size)
   unsigned registers_per_group = 0;      // NVIDIA: registers one work-group may use; 0: unknown
@@ -120,8 +122,8 @@ Tuning tuning_for(const DeviceFacts& device, unsigned key_bytes, unsigned value_
                   const std::string& overrides);
 
 /// Clamps work-group sizes and tiles to what `device` supports for keys of `key_bytes` and values of
-/// `value_bytes` (local memory use depends on both), and drops what it cannot run (the multisplit
-/// ranking off NVIDIA, register caps above a work-group's share).
+/// `value_bytes` (local memory use depends on both), and drops what it cannot run: sub-group primitives
+/// its extensions do not offer, register caps where binaries are not PTX or above a work-group's share.
 Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, unsigned value_bytes);
 
 }  // namespace clsort::detail

@@ -26,6 +26,11 @@ struct RadixState {
 /// The files of a GPU-shape program: the shared part, the ranking, the shape's kernels.
 ProgramSpec radix_program(const PlanInput& in, const RadixPlan& plan, const char* shape_file);
 
+/// Whether the multisplit ranking's sub-group primitives in `radix` (PTX warps or cl_khr_subgroup_ballot)
+/// answer on `device` as the ranking assumes (kernels/radix_sg_probe.cl); true for local memory and for
+/// other rankings. Tested once per device and program in a process.
+bool subgroups_pass(const cl::Context& context, const cl::Device& device, const RadixPolicy& radix);
+
 /// Enqueues plan (shape onesweep) if its self-test passed on this device, and returns true; false
 /// (nothing enqueued) where it failed, so that the caller runs plan.fallback.
 bool run_onesweep(Run& run, const RadixPlan& plan);
