@@ -573,7 +573,31 @@ const Variant kMultisplitVariants[] = {
     {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.subgroups=3,radix.spins=0,radix.bits=4,radix.wg=16,"
      "radix.items=3",
      Algorithm::radix, kU32 | kF64, kOnesweepCpuMaxN},
+    // The tile of a GPU without a tuning row: from local memory and the compiler's spill report.
+    {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.wg=256,radix.items=0", Algorithm::radix,
+     kU32 | kI64 | kF32, kOnesweepCpuMaxN},
 };
+
+// radix.items=0 (the any/gpu row): keys per work-item from the device's local memory, then fewer while the
+// compiler reports the pass spilling; 24 at most, 8 at least, and never more for wider keys.
+TEST_CASE("a radix tile derived from the device") {
+  clsort::Sorter sorter(shared_sorter().device());
+  sorter.tune("radix.cpu=0,radix.onesweep=1,radix.match=1,radix.wg=256,radix.items=0");
+  const clsort::Options radix{Order::ascending, Algorithm::radix};
+  unsigned items[2] = {};
+  for (int wide : {0, 1}) {
+    const clsort::SortPlan plan = sorter.plan(wide ? KeyType::u64 : KeyType::u32, 1 << 24, 0, radix);
+    CAPTURE(plan.shape);
+    const std::string tiles = "tiles of 256 x ";
+    const auto at = plan.shape.find(tiles);
+    REQUIRE(at != std::string::npos);
+    CHECK(plan.shape.find("(derived from the device)", at) != std::string::npos);
+    items[wide] = unsigned(std::stoul(plan.shape.substr(at + tiles.size())));
+    CHECK(items[wide] >= 8);
+    CHECK(items[wide] <= 24);
+  }
+  CHECK(items[1] <= items[0]);
+}
 
 TEST_CASE("sorts under the multisplit ranking's variants") {
   FailureBudget budget;

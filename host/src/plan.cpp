@@ -62,6 +62,7 @@ std::string radix_line(const RadixPlan& p) {
       s += ", portable ranking";
     }
     s += ", tiles of " + std::to_string(p.wg) + " x " + std::to_string(p.items);
+    if (p.derived) s += " (derived from the device)";
   } else {
     s += ", " + std::to_string(p.chunks) + " chunks";
   }

@@ -57,6 +57,7 @@ struct RadixPlan {
   bool peers_ballot = false;  // peers by ballots; else by local atomics
   unsigned bits = 8, radix = 256, passes = 4;
   unsigned wg = 256, items = 8, tile = 2048;
+  bool derived = false;  // wg x items came from the device's local memory and compiler, not a tuning row
   ProgramSpec program;
   // The CPU shape: one MSD pass over `chunks` chunks of `chunk` keys, then a work-item per bucket.
   std::uint32_t chunks = 0, chunk = 0;

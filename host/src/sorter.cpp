@@ -119,6 +119,7 @@ const detail::Tuning& Sorter::Impl::tuning(unsigned key_bytes, unsigned value_by
       t = detail::fit_to_device(detail::tuning_for(facts, key_bytes, value_bytes, local), facts, key_bytes,
                                 value_bytes);
     }
+    detail::fit_radix_registers(context, device, facts, t, key_bytes, value_bytes);
     it = fitted.emplace(std::make_pair(key_bytes, value_bytes), t).first;
   }
   return it->second;

@@ -41,7 +41,7 @@ const Row k_table[] = {
     // GPUs without a row of their own: the multisplit ranking and Onesweep (after its self-test), with
     // tiles of 256 x 16 (fit_to_device shrinks them to the device's local memory); the ranking's
     // sub-group primitives are the best the device reports.
-    {"", "gpu", "", 0, kAnyValues, "radix.wg=256 radix.items=16 radix.match=1 radix.onesweep=1",
+    {"", "gpu", "", 0, kAnyValues, "radix.wg=256 radix.items=0 radix.match=1 radix.onesweep=1",
      "derived from the device, not measured"},
     {"nvidia", "gpu", "", 0, kAnyValues,
      "radix.wg=256 radix.items=24 radix.items_small=8 radix.match=1 radix.onesweep=1 radix.regs=64 "
@@ -87,7 +87,7 @@ struct Param {
 const Param k_params[] = {
     CLSORT_PARAM("radix.bits", radix.bits, 1, 12, Check::range, ""),
     CLSORT_PARAM("radix.wg", radix.wg, 8, 4096, Check::multiple_of_8, ""),
-    CLSORT_PARAM("radix.items", radix.items, 1, 32, Check::range, ""),
+    CLSORT_PARAM("radix.items", radix.items, 1, 32, Check::zero_or_range, "derived from the device"),
     CLSORT_PARAM("radix.items_small", radix.items_small, 0, 32, Check::range, ""),
     CLSORT_PARAM("radix.groups", radix.groups, 1, 65536, Check::range, ""),
     CLSORT_PARAM("radix.cpu", radix.cpu, 0, 1, Check::range, ""),
@@ -303,6 +303,14 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
   const std::size_t budget = device.local_mem > 4096 ? device.local_mem - 1024 : device.local_mem;
   auto clamp_wg = [&](unsigned& wg) { wg = std::min<unsigned>(wg, floor_pow2(device.max_work_group)); };
   RadixPolicy& r = t.radix;
+  // A tile derived from the device: the most keys per work-item that local memory holds, up to the 24 that
+  // a 64-register work-item held on the H100 without spilling much; fit_radix_registers then takes keys
+  // off while the compiler reports spilling. Below half a tile per compute unit, 8 keys, as on the H100.
+  if (r.items == 0) {
+    r.derived = !r.cpu;
+    r.items = r.cpu ? 15 : 24;
+    if (!r.items_small) r.items_small = 8;
+  }
   // The radix kernels' scans take any multiple of 8 work-items (kernels/radix_common.cl).
   r.wg = std::max(8u, std::min<unsigned>(r.wg, unsigned(device.max_work_group / 8 * 8)));
   clamp_wg(t.bitonic.wg);

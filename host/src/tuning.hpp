@@ -33,9 +33,11 @@ struct DeviceFacts {
 DeviceFacts query_device(const cl::Device& device);
 
 struct RadixPolicy {
-  unsigned bits = 8;         // digit width
-  unsigned wg = 256;         // work-group size of the radix kernels
-  unsigned items = 8;        // keys per work-item per tile (tile = wg * items)
+  unsigned bits = 8;  // digit width
+  unsigned wg = 256;  // work-group size of the radix kernels
+  // Keys per work-item per tile (tile = wg * items); 0: derived from the device (fit_to_device, then
+  // fit_radix_registers)
+  unsigned items = 8;
   unsigned items_small = 0;  // keys per work-item below half a tile per compute unit; 0: `items` at every n
   unsigned groups = 1024;  // most work-groups per reduce-then-scan pass; each owns a contiguous run of tiles
   unsigned cpu = 0;        // 1: the CPU shape (an MSD pass over chunks, then one work-item per bucket)
@@ -55,6 +57,7 @@ struct RadixPolicy {
   unsigned prefetch_max = 0;
   // Onesweep: reads of an earlier tile's look-back word before counting its keys instead; 0: always count
   unsigned spins = 1u << 20;
+  bool derived = false;  // (not a parameter) items was 0: the tile comes from the device
 };
 struct BitonicPolicy {
   unsigned wg = 256;

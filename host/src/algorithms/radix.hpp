@@ -31,6 +31,11 @@ ProgramSpec radix_program(const PlanInput& in, const RadixPlan& plan, const char
 /// other rankings. Tested once per device and program in a process.
 bool subgroups_pass(const cl::Context& context, const cl::Device& device, const RadixPolicy& radix);
 
+/// For a tile derived from the device (RadixPolicy::derived): takes keys per work-item off t.radix, 4 at a
+/// time down to 8, while the compiler reports the pass kernel spilling to private memory.
+void fit_radix_registers(const cl::Context& context, const cl::Device& device, const DeviceFacts& facts,
+                         Tuning& t, unsigned key_bytes, unsigned value_bytes);
+
 /// Enqueues plan (shape onesweep) if its self-test passed on this device, and returns true; false
 /// (nothing enqueued) where it failed, so that the caller runs plan.fallback.
 bool run_onesweep(Run& run, const RadixPlan& plan);

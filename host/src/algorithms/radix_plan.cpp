@@ -41,6 +41,7 @@ RadixPlan plan_radix(const PlanInput& in) {
   p.passes = (in.key_bytes * 8 + r.bits - 1) / r.bits;
   p.wg = r.wg;
   p.items = r.items;
+  p.derived = r.derived;
 
   if (r.cpu) {
     p.shape = RadixPlan::Shape::cpu;

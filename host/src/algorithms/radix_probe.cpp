@@ -1,6 +1,8 @@
-// The self-test of the multisplit ranking's sub-group primitives (kernels/radix_sg_probe.cl): which
-// primitives a device may use is read from its extensions (fit_to_device), and this confirms that they
-// answer as the ranking assumes before any sort relies on them.
+// What the radix plan learns from a device by building for it: whether the multisplit ranking's sub-group
+// primitives answer as the ranking assumes (kernels/radix_sg_probe.cl; fit_to_device chose them from the
+// extensions), and, for a tile derived from the device, how many keys per work-item its compiler keeps in
+// registers.
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -93,6 +95,39 @@ bool subgroups_pass(const cl::Context& context, const cl::Device& device, const 
   }
   std::lock_guard<std::mutex> lock(mutex);
   return results.emplace(key, ok).first->second;
+}
+
+void fit_radix_registers(const cl::Context& context, const cl::Device& device, const DeviceFacts& facts,
+                         Tuning& t, unsigned key_bytes, unsigned value_bytes) {
+  RadixPolicy& r = t.radix;
+  if (!r.derived) return;
+  // The pass kernel of a large sort, as the plan builds it; a compiler that cannot keep a work-item's keys,
+  // places and destinations in registers reports private memory (CL_KERNEL_PRIVATE_MEM_SIZE), and each
+  // spilled item costs a memory round trip per key. 8 keys per work-item is the floor: below it the tile's
+  // scatter writes too little per digit.
+  constexpr unsigned kStep = 4, kFloor = 8;
+  while (r.items > kFloor) {
+    const PlanInput in{facts, t, key_bytes, value_bytes, 1u << 24};
+    const RadixPlan plan = plan_radix(in);
+    if (plan.shape == RadixPlan::Shape::cpu) return;
+    std::vector<std::string> files{"common.cl"};
+    files.insert(files.end(), plan.program.files.begin(), plan.program.files.end());
+    cl_ulong spill = 0;
+    try {
+      const cl::Program program =
+          get_program(context, device, files, plan.program.defines.options(), plan.program.register_cap);
+      cl_int status = CL_SUCCESS;
+      const cl::Kernel kernel(
+          program, plan.shape == RadixPlan::Shape::onesweep ? "radix_onesweep" : "radix_scatter", &status);
+      if (status != CL_SUCCESS ||
+          kernel.getWorkGroupInfo(device, CL_KERNEL_PRIVATE_MEM_SIZE, &spill) != CL_SUCCESS)
+        return;
+    } catch (const Error&) {
+      return;  // the sort's own build reports it, where a sort needs this program
+    }
+    if (spill == 0) return;
+    r.items = std::max(kFloor, r.items - kStep);
+  }
 }
 
 }  // namespace clsort::detail
