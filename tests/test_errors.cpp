@@ -231,7 +231,6 @@ TEST_CASE("bad tuning strings") {
                           "bitonic.tile=1",
                           "bitonic.tile=131072",
                           "bitonic.wg=3",
-                          "radix.items=0",
                           "radix.items=65",
                           "radix.groups=0",
                           "radix.groups=65537",
