@@ -2,12 +2,14 @@
 # The radix ranking paths side by side against CUB on the lent NVIDIA GPU (docs/benchmarks.md, "Ranking
 # paths on one GPU"), in one device command: the default path (PTX warps, peers by local atomics), the
 # ballot path that devices with cl_khr_subgroup_ballot run (here through PTX vote.ballot: radix.peers=1),
-# and the path of devices without sub-groups (radix.subgroups=3: no PTX at all), each with Onesweep; u32,
+# the path of devices without sub-groups (radix.subgroups=3: no PTX at all), and the ballot path with the
+# tile a GPU without a tuning row derives (radix.items=0, no register cap), each with Onesweep; u32,
 # f32, u64 keys and u32 pairs. Then CUB's DeviceRadixSort on the same kinds of keys (tools/probes/cub_radix.cu,
 # built from the newest CCCL headers in .cccl: CUB 3.5, ../shared/gpu/README.md says how to fetch them;
 # CUB_BIN names one built beforehand, e.g. where nvcc is at hand), timed alone on the same GPU.
 #   tools/gpu_paths.sh [OUTDIR]   SIZES=2^16,... ROUNDS=2 REPS=20 SUITE=1 (the test suite once per path
-#   first, without the Oclgrind tests, which run on Oclgrind's own device: about 85 s a path on an H100)
+#   first, without the Oclgrind tests, which run on Oclgrind's own device: about 85 s a path on an H100;
+#   BENCH=0 stops after it)
 # Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,8 +17,9 @@ out=${1:-${OUT:-/tmp/clsort-gpu}}
 mkdir -p "$out"
 source .gpu/setup.sh >/dev/null
 sizes=${SIZES:-2^16,2^20,2^24,2^26,2^28}
-paths=("" "radix.peers=1" "radix.subgroups=3")
-names=("default (PTX warps, atomic peers)" "ballot peers (PTX vote.ballot)" "no sub-groups (local memory)")
+paths=("" "radix.peers=1" "radix.subgroups=3" "radix.peers=1,radix.items=0,radix.regs=0")
+names=("default (PTX warps, atomic peers)" "ballot peers (PTX vote.ballot)" "no sub-groups (local memory)"
+  "ballot peers, tile derived from the device (as a GPU without a tuning row)")
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
   cmake --build build-gpu -j "$(nproc)" >>"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 export CLSORT_DEVICE=gpu
@@ -32,6 +35,7 @@ if [ "${SUITE:-0}" = 1 ]; then
     grep -E "tests passed|tests failed|\*\*\*|Failed " "$out/ctest-$i.log" | tail -8
   done
 fi
+[ "${BENCH:-1}" = 1 ] || exit 0
 variants=()
 for p in "${paths[@]}"; do variants+=(--variant "$p"); done
 ./build-gpu/tools/clsort devices | grep -E "Device|plan" | tee "$out/plans.txt"
