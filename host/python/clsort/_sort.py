@@ -213,7 +213,16 @@ def _buffer_of(a):
     """The cl_mem holding a pyopencl array's elements: its buffer, or a sub-buffer at its offset."""
     if a.offset == 0:
         return a.base_data
-    return a.base_data.get_sub_region(a.offset, a.nbytes)
+    import pyopencl as cl
+
+    try:
+        return a.base_data.get_sub_region(a.offset, a.nbytes)
+    except cl.Error as e:  # typically CL_MISALIGNED_SUB_BUFFER_OFFSET
+        align = a.queue.device.mem_base_addr_align // 8 if a.queue is not None else "?"
+        raise ValueError(
+            f"clsort: the array starts {a.offset} bytes into its buffer, where the device cannot start a "
+            f"sub-buffer (alignment {align} bytes): {e}"
+        ) from None
 
 
 # ---- Devices and the Sorters of the module-level functions.
