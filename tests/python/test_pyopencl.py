@@ -145,7 +145,8 @@ def test_offsets_and_layouts(cl_queue):
 
 
 def test_array_of_another_context(cl_queue):
-    other = cl.CommandQueue(cl.Context([cl_queue.device]))
+    other_context = cl.Context([cl_queue.device])  # kept referenced: see conftest.cl_queue
+    other = cl.CommandQueue(other_context)
     a = np.arange(1000, dtype=np.uint32)[::-1].copy()
     d = cl_array.to_device(other, a)
     with pytest.raises(clsort.Error) as e:
