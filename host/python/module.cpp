@@ -261,6 +261,8 @@ NB_MODULE(_clsort, m) {
       .def_prop_ro("int_ptr", &Device::int_ptr,
                    "The cl_device_id, as pyopencl.Device.from_int_ptr() takes it.")
       .def("__eq__", [](const Device& a, const Device& b) { return a.device() == b.device(); })
+      .def(
+          "__eq__", [](const Device&, nb::handle) { return false; }, nb::arg("other").none())
       .def("__hash__", [](const Device& d) { return std::hash<std::uintptr_t>()(d.int_ptr()); })
       .def("__repr__", [](const Device& d) {
         return "<clsort.Device '" + device_string<CL_DEVICE_NAME>(d.device) + "' on '" + d.platform() +

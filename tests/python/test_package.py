@@ -25,6 +25,7 @@ def test_devices():
     assert devices and all(isinstance(d, clsort.Device) for d in devices)
     default = clsort.default_device()
     assert default in devices
+    assert default != None and default != default.name  # noqa: E711  (other types compare unequal)
     assert default.type in ("GPU", "CPU", "ACCELERATOR", "OTHER") and default.name and default.platform
     assert default.name in repr(default)
     # device= takes a Device and resolves to the same Sorter as the spec naming it.
