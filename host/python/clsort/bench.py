@@ -39,11 +39,11 @@ def ms(s):
     return f"{s * 1e3:10.2f}"
 
 
-def host_rows(dtypes, sizes, reps):
+def host_rows(dtypes, sizes, argsort_sizes, reps):
     print(f"{'op':8} {'dtype':8} {'n':>10} {'clsort ms':>10} {'numpy ms':>10} {'numpy/clsort':>12}  (NumPy reference)")
-    for op in ("sort", "argsort"):
+    for op, op_sizes in (("sort", sizes), ("argsort", argsort_sizes)):
         for dtype in dtypes:
-            for n in sizes:
+            for n in op_sizes:
                 a = keys(dtype, n)
                 if op == "sort":
                     ours = median_seconds(lambda: clsort.sort(a), reps)
@@ -62,18 +62,23 @@ def host_rows(dtypes, sizes, reps):
 
 def overhead_rows(dtypes, n, reps):
     """The Python call (validation, NumPy's copy, the binding) against the same work in C++: a copy of
-    the keys and Sorter::sort_host, timed inside the extension with no Python in between."""
-    print(f"\nPython over C++, n = {n}: clsort.sort(a) against copy + Sorter::sort_host timed in C++ (same Sorter)")
+    the keys and Sorter::sort_host, timed inside the extension with no Python in between. The two
+    alternate, one run each per round, so that drift on a shared machine hits both alike."""
+    print(f"\nPython over C++, n = {n}: clsort.sort(a) against copy + Sorter::sort_host timed in C++ "
+          f"(same Sorter; medians of {reps} alternating rounds)")
     sorter = clsort._sort._sorter(None)
     for dtype in dtypes:
         a = keys(dtype, n)
         kt = key_type(a.dtype)
-        py = median_seconds(lambda: sorter.sort(a), reps)
-        cxx = statistics.median(sorter._impl.time_sort_host(kt, a, reps + 1)[1:])
-        # Interleave once more so that drift between the two blocks shows.
-        py2 = median_seconds(lambda: sorter.sort(a), reps)
-        print(f"{np.dtype(dtype).name:8} python {ms(min(py, py2))} ms   C++ {ms(cxx)} ms   "
-              f"python/C++ {min(py, py2) / cxx:6.3f}")
+        sorter.sort(a)
+        py, cxx = [], []
+        for _ in range(reps):
+            start = time.perf_counter()
+            sorter.sort(a)
+            py.append(time.perf_counter() - start)
+            cxx += sorter._impl.time_sort_host(kt, a, 1)
+        p, c = statistics.median(py), statistics.median(cxx)
+        print(f"{np.dtype(dtype).name:8} python {ms(p)} ms   C++ {ms(c)} ms   python/C++ {p / c:6.3f}")
 
 
 def pyopencl_rows(sizes, reps):
@@ -121,6 +126,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m clsort.bench", description=__doc__)
     p.add_argument("--sizes", default="16,20,24", help="log2 of n for the host rows (default 16,20,24)")
     p.add_argument("--dtypes", default="uint32,float32,uint64,float64")
+    p.add_argument("--argsort-sizes", default="16,20", help="log2 of n for the argsort rows (default 16,20)")
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--overhead-n", type=int, default=24, help="log2 of n for the overhead rows")
     p.add_argument("--device-sizes", default="20,22", help="log2 of n for the device rows")
@@ -136,8 +142,8 @@ def main(argv=None):
     print("automatic picks: " + ", ".join(f"n=2^{n.bit_length() - 1}: {s.plan(np.uint32, n)['algorithm']}"
                                           for n in sizes))
     print()
-    host_rows(dtypes, sizes, args.reps)
-    overhead_rows([np.dtype(np.uint32), np.dtype(np.float32)], 1 << args.overhead_n, args.reps)
+    host_rows(dtypes, sizes, [1 << int(s) for s in args.argsort_sizes.split(",") if s], args.reps)
+    overhead_rows([np.dtype(np.uint32), np.dtype(np.float32)], 1 << args.overhead_n, 2 * args.reps + 1)
     pyopencl_rows([1 << int(s) for s in args.device_sizes.split(",") if s], args.reps)
 
 
