@@ -86,7 +86,7 @@ class Sorter:
     and the GIL is released while a sort runs.
     """
 
-    def __init__(self, queue=None, *, device=None, profiling=False):
+    def __init__(self, queue=None, *, device=None):
         if queue is not None:
             if device is not None:
                 raise ValueError("clsort: pass a queue or a device, not both")
@@ -95,7 +95,7 @@ class Sorter:
                 raise TypeError(f"clsort: queue must be a pyopencl.CommandQueue, not {type(queue).__name__}")
             self._impl = _clsort.Sorter.from_queue(ptr)
         else:
-            self._impl = _clsort.Sorter(_resolve_device(device), profiling)
+            self._impl = _clsort.Sorter(_resolve_device(device))
         self._queue = queue
 
     @property
