@@ -10,7 +10,7 @@ case "$mode" in run | test) ;; *) echo "usage: $0 [run|test]" >&2; exit 2 ;; esa
 
 packages=(cmake g++ make pkg-config ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev libcli11-dev
   gnuplot-nox libboost-dev libhwy-dev libtbb-dev)
-[ "$mode" = test ] && packages+=(oclgrind python3 python3-venv)
+[ "$mode" = test ] && packages+=(oclgrind python3 python3-venv python3-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -24,7 +24,20 @@ if ((${#missing[@]})); then
 fi
 
 jobs=$(nproc)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+python_tests=()
+if [ "$mode" = test ]; then
+  # The Python package (pyproject.toml) in a venv under build/: its build tools, NumPy, pytest and PyPI's
+  # pyopencl, then `pip install .`, built in build/python so that a later run rebuilds only what changed.
+  # CLSORT_PYTHON adds its pytest suite (tests/python) to the CTest runs below, on both OpenCL runtimes.
+  venv=$PWD/build/python-venv
+  echo "quickstart: the Python package in $venv"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  pip=("$venv/bin/pip" install -q --disable-pip-version-check --no-input)
+  "${pip[@]}" scikit-build-core nanobind numpy pytest pyopencl
+  CMAKE_BUILD_PARALLEL_LEVEL=$jobs "${pip[@]}" --no-build-isolation --config-settings=build-dir=build/python ./
+  python_tests=(-DCLSORT_PYTHON="$venv/bin/python")
+fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${python_tests[@]}"
 cmake --build build -j "$jobs"
 
 if [ "$mode" = run ]; then

@@ -1,0 +1,327 @@
+"""sort, argsort and sort_by_key for NumPy arrays and pyopencl arrays, and the Sorter behind them."""
+
+import sys
+import threading
+
+import numpy as np
+
+from . import _clsort
+from ._keys import is_float, key_type
+
+ALGORITHMS = tuple(_clsort.ALGORITHMS)
+
+_ORDER_NOTE = """
+    Order: ascending by value, like ``np.sort`` and ``np.argsort(kind="stable")``; NaNs (either sign,
+    any payload) come last in both orders, as NumPy puts them (NumPy 2.5's ``descending=True`` too).
+    Equal keys keep their input order in both orders (argsort and sort_by_key are stable). Where clsort
+    differs from NumPy: floats are ordered totally, so -0.0 comes before +0.0 when ascending (after it
+    when descending), where NumPy treats them as equal and keeps their input order (stable kinds) or
+    leaves it unspecified; and NaNs are ordered among themselves by bit pattern (ascending: positive NaNs
+    by payload, then negative NaNs by payload from the largest; descending: that order reversed), where
+    NumPy's stable kinds keep NaNs in input order. Every bit pattern of the input survives."""
+
+_DEVICE_NOTE = """
+    A ``pyopencl.array.Array`` is sorted in place on its queue (a Sorter's: on the Sorter's queue),
+    asynchronously after the array's pending events; the returned ``pyopencl.Event`` completes when the
+    sort has, and is added to the array's events. There descending is the library's exact reverse of
+    ascending, so NaNs come first."""
+
+
+def _check_order(descending, algorithm):
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"clsort: unknown algorithm {algorithm!r}: expected one of {', '.join(ALGORITHMS)}")
+    return bool(descending)
+
+
+def _keys_of(a, what="a"):
+    """`a` as a 1-D ndarray of a key type, and that key type."""
+    arr = np.asarray(a)
+    if arr.ndim != 1:
+        raise ValueError(f"clsort: {what} must be 1-D, not {arr.ndim}-D with shape {arr.shape}")
+    return arr, key_type(arr.dtype, what)
+
+
+def _native_copy(arr):
+    """A C-contiguous copy in native byte order: what the library sorts in place."""
+    return np.array(arr, dtype=arr.dtype.newbyteorder("="), order="C", copy=True)
+
+
+def _leading_nans(keys_at, n):
+    """How many NaNs lead a descending result, found by bisection: they are a prefix."""
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if np.isnan(keys_at(mid)):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _nans_last(arrays, k):
+    # The library's descending order is the exact reverse of ascending, with NaNs first; NumPy puts them
+    # last in both orders. Only arrays that hold NaNs pay for the rotation.
+    for x in arrays:
+        if 0 < k < len(x):
+            x[:] = np.concatenate((x[k:], x[:k]))
+
+
+def _cl_array_type():
+    mod = sys.modules.get("pyopencl.array")  # an array of it exists only if the user imported it
+    return getattr(mod, "Array", None)
+
+
+def _is_cl_array(a):
+    t = _cl_array_type()
+    return t is not None and isinstance(a, t)
+
+
+class Sorter:
+    """Sorts on one OpenCL device, reusing its compiled programs and scratch buffers across calls.
+
+    ``Sorter(queue)`` works on a ``pyopencl.CommandQueue`` (retained for the Sorter's life; clsort never
+    calls clFinish on it); ``Sorter(device=...)`` makes its own context and in-order queue on a device
+    (``None``: the default device, see ``default_device()``; a ``clsort.Device``; a ``pyopencl.Device``;
+    or a string as ``CLSORT_DEVICE`` takes it). A Sorter may be shared by threads: calls are serialized,
+    and the GIL is released while a sort runs.
+    """
+
+    def __init__(self, queue=None, *, device=None):
+        if queue is not None:
+            if device is not None:
+                raise ValueError("clsort: pass a queue or a device, not both")
+            ptr = getattr(queue, "int_ptr", None)
+            if not isinstance(ptr, int):
+                raise TypeError(f"clsort: queue must be a pyopencl.CommandQueue, not {type(queue).__name__}")
+            self._impl = _clsort.Sorter.from_queue(ptr)
+        else:
+            self._impl = _clsort.Sorter(_resolve_device(device))
+        self._queue = queue
+
+    @property
+    def device(self):
+        """The clsort.Device this Sorter sorts on."""
+        return self._impl.device
+
+    @property
+    def queue(self):
+        """The pyopencl.CommandQueue given to the constructor, or None."""
+        return self._queue
+
+    def sort(self, a, descending=False, algorithm="automatic"):
+        """A sorted copy of the 1-D array `a`, or, for a pyopencl array, its sort in place (an event)."""
+        descending = _check_order(descending, algorithm)
+        if _is_cl_array(a):
+            return self._sort_device(a, None, descending, algorithm)
+        arr, kt = _keys_of(a)
+        out = _native_copy(arr)
+        self._impl.sort_host(kt, out, None, descending, algorithm)
+        if descending and is_float(out.dtype):
+            _nans_last([out], _leading_nans(out.__getitem__, len(out)))
+        return out if out.dtype == arr.dtype else out.astype(arr.dtype)
+
+    def argsort(self, a, descending=False, algorithm="automatic"):
+        """The stable permutation (int64) that sorts the 1-D NumPy array `a`."""
+        descending = _check_order(descending, algorithm)
+        if _is_cl_array(a):
+            raise TypeError(
+                "clsort: argsort takes NumPy arrays; for a pyopencl array, sort_by_key it with "
+                "pyopencl.array.arange(queue, n, dtype=np.uint32) as values"
+            )
+        arr, kt = _keys_of(a)
+        keys = np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("="))
+        out = np.empty(len(keys), dtype=np.int64)
+        self._impl.argsort_host(kt, keys, out, descending, algorithm)
+        if descending and is_float(keys.dtype):
+            _nans_last([out], _leading_nans(lambda i: keys[out[i]], len(out)))
+        return out
+
+    def sort_by_key(self, keys, values, descending=False, algorithm="automatic"):
+        """Sorted copies (keys, values) of 1-D arrays: each value moves with its key, stably.
+
+        Values may be of any dtype; those of 4 or 8 bytes move on the device, others by the permutation
+        (``values[argsort(keys)]``). pyopencl arrays (both) are sorted in place; values then of 4 or 8
+        bytes; the result is an event."""
+        descending = _check_order(descending, algorithm)
+        if _is_cl_array(keys) or _is_cl_array(values):
+            if not (_is_cl_array(keys) and _is_cl_array(values)):
+                raise TypeError("clsort: keys and values must both be pyopencl arrays, or neither")
+            return self._sort_device(keys, values, descending, algorithm)
+        karr, kt = _keys_of(keys, "keys")
+        varr = np.asarray(values)
+        if varr.ndim != 1:
+            raise ValueError(f"clsort: values must be 1-D, not {varr.ndim}-D with shape {varr.shape}")
+        if len(varr) != len(karr):
+            raise ValueError(f"clsort: keys has {len(karr)} elements but values has {len(varr)}")
+        if varr.dtype.itemsize not in (4, 8) or varr.dtype.hasobject:
+            perm = self.argsort(karr, descending, algorithm)
+            return karr[perm], varr[perm]
+        out_k = _native_copy(karr)
+        out_v = np.array(varr, order="C", copy=True)  # values' bits only move: any dtype, any byte order
+        bits = out_v.view(np.uint32 if out_v.dtype.itemsize == 4 else np.uint64)
+        self._impl.sort_host(kt, out_k, bits, descending, algorithm)
+        if descending and is_float(out_k.dtype):
+            _nans_last([out_k, out_v], _leading_nans(out_k.__getitem__, len(out_k)))
+        return (out_k if out_k.dtype == karr.dtype else out_k.astype(karr.dtype)), out_v
+
+    def plan(self, dtype, n, values_dtype=None, descending=False, algorithm="automatic"):
+        """What a sort of n keys of `dtype` (with values of `values_dtype`) would run on this device: a dict
+        with algorithm, shape, build_options, tuning_row and tuning."""
+        descending = _check_order(descending, algorithm)
+        kt = key_type(np.dtype(dtype), "keys")
+        value_bytes = 0 if values_dtype is None else np.dtype(values_dtype).itemsize
+        return self._impl.plan(kt, int(n), value_bytes, descending, algorithm)
+
+    def _sort_device(self, keys, values, descending, algorithm):
+        import pyopencl as cl
+
+        kt = key_type(keys.dtype, "keys")
+        if not keys.dtype.isnative:
+            raise TypeError(f"clsort: keys of dtype {keys.dtype} are not in native byte order")
+        for what, x in (("keys", keys), ("values", values)):
+            if x is None:
+                continue
+            if x.ndim != 1:
+                raise ValueError(f"clsort: {what} must be 1-D, not {x.ndim}-D with shape {x.shape}")
+            if not x.flags.c_contiguous:
+                raise ValueError(f"clsort: {what} must be contiguous to be sorted in place on the device")
+        value_bytes = 0
+        if values is not None:
+            if values.size != keys.size:
+                raise ValueError(f"clsort: keys has {keys.size} elements but values has {values.size}")
+            value_bytes = values.dtype.itemsize
+            if value_bytes not in (4, 8):
+                raise TypeError(f"clsort: device values must be 4 or 8 bytes wide, not {values.dtype}")
+        wait = [e.int_ptr for x in (keys, values) if x is not None for e in x.events]
+        queue = self._queue if self._queue is not None else keys.queue
+        if keys.size == 0:  # pyopencl allocates no buffer for an empty array
+            return cl.enqueue_marker(queue, wait_for=[e for x in (keys, values) if x is not None for e in x.events])
+        kbuf = _buffer_of(keys)
+        vbuf = _buffer_of(values) if values is not None else None
+        done = self._impl.sort_buffer(
+            kt, kbuf.int_ptr, vbuf.int_ptr if vbuf is not None else 0, value_bytes, keys.size, descending,
+            algorithm, wait,
+        )
+        event = cl.Event.from_int_ptr(done.int_ptr, retain=True)  # pyopencl's own reference; ours goes
+        for x in (keys, values):
+            if x is not None:
+                x.add_event(event)
+        return event
+
+
+def _buffer_of(a):
+    """The cl_mem holding a pyopencl array's elements: its buffer, or a sub-buffer at its offset."""
+    if a.offset == 0:
+        return a.base_data
+    import pyopencl as cl
+
+    try:
+        return a.base_data.get_sub_region(a.offset, a.nbytes)
+    except cl.Error as e:  # typically CL_MISALIGNED_SUB_BUFFER_OFFSET
+        align = a.queue.device.mem_base_addr_align // 8 if a.queue is not None else "?"
+        raise ValueError(
+            f"clsort: the array starts {a.offset} bytes into its buffer, where the device cannot start a "
+            f"sub-buffer (alignment {align} bytes): {e}"
+        ) from None
+
+
+# ---- Devices and the Sorters of the module-level functions.
+
+_lock = threading.Lock()
+_default = None  # the Sorter of device=None, made at first use like the C++ default_sorter()
+_by_device = {}  # cl_device_id -> Sorter, for device=...
+
+
+def devices():
+    """Every OpenCL device of every platform, in platform order, as clsort.Device objects."""
+    return _clsort.devices()
+
+
+def default_device():
+    """The device clsort sorts on by default: ``CLSORT_DEVICE`` selects it (``gpu``, ``cpu``, a substring of
+    the device, vendor or platform name, or ``<platform>:<device>`` indices); without it the first GPU,
+    else the first CPU device. ``default_device_reason()`` says why. Raises clsort.Error when none matches."""
+    return _clsort.default_device()
+
+
+def default_device_reason():
+    """Why default_device() picks what it does, e.g. 'CLSORT_DEVICE=cpu' or 'first GPU'."""
+    return _clsort.default_device_reason()
+
+
+def _resolve_device(device):
+    if device is None:
+        return _clsort.default_device()
+    if isinstance(device, _clsort.Device):
+        return device
+    if isinstance(device, str):
+        return _clsort.select_device(device)
+    ptr = getattr(device, "int_ptr", None)  # a pyopencl.Device
+    if isinstance(ptr, int):
+        for d in _clsort.devices():
+            if d.int_ptr == ptr:
+                return d
+        raise ValueError("clsort: no OpenCL platform lists that device (a sub-device?)")
+    raise TypeError(
+        f"clsort: device must be None, a clsort.Device, a pyopencl.Device or a string, not {type(device).__name__}"
+    )
+
+
+def _sorter(device):
+    global _default
+    with _lock:
+        if device is None:
+            if _default is None:
+                _default = Sorter()
+            return _default
+        d = _resolve_device(device)
+        s = _by_device.get(d.int_ptr)
+        if s is None:
+            s = _by_device[d.int_ptr] = Sorter(device=d)
+        return s
+
+
+def _module_sorter(a, device):
+    if _is_cl_array(a):
+        if device is not None:
+            raise ValueError("clsort: a pyopencl array is sorted on its own queue; device= does not apply")
+        if a.queue is None:
+            raise ValueError("clsort: the pyopencl array has no queue: use clsort.Sorter(queue).sort(a)")
+        # A Sorter per call: programs stay cached process-wide while another Sorter lives on the context;
+        # clsort.Sorter(queue) keeps them and the scratch buffers across calls.
+        return Sorter(a.queue)
+    return _sorter(device)
+
+
+def sort(a, descending=False, algorithm="automatic", device=None):
+    """A sorted copy of the 1-D array `a`, like ``np.sort(a)``.
+
+    `a`: any 1-D array of uint32, int32, float32, uint64, int64 or float64 (other dtypes raise TypeError,
+    other dimensions ValueError); non-contiguous and byte-swapped arrays are copied first, and the result
+    has `a`'s dtype. `algorithm`: one of ``clsort.ALGORITHMS`` ("automatic" picks by n, dtype and
+    device). `device`: see ``Sorter``; None is the default device. Raises clsort.Error for failures in
+    clsort or OpenCL; `a` is never changed unless it is a pyopencl array.
+    """
+    descending = _check_order(descending, algorithm)
+    return _module_sorter(a, device).sort(a, descending, algorithm)
+
+
+def argsort(a, descending=False, algorithm="automatic", device=None):
+    """The stable permutation that sorts the 1-D array `a`, like ``np.argsort(a, kind="stable")``: int64
+    indices, ``a[result]`` is sorted. n must be below 2^32."""
+    descending = _check_order(descending, algorithm)
+    return _module_sorter(a, device).argsort(a, descending, algorithm)
+
+
+def sort_by_key(keys, values, descending=False, algorithm="automatic", device=None):
+    """Sorted copies ``(keys, values)``: `values` (any dtype, same length) reordered with `keys`, stably;
+    the same as ``p = argsort(keys); keys[p], values[p]``, faster for 4- and 8-byte values, which move on
+    the device. pyopencl arrays (both) are sorted in place and an event is returned."""
+    descending = _check_order(descending, algorithm)
+    return _module_sorter(keys, device).sort_by_key(keys, values, descending, algorithm)
+
+
+for _f in (sort, argsort, sort_by_key, Sorter.sort, Sorter.argsort, Sorter.sort_by_key):
+    _f.__doc__ += _ORDER_NOTE
+for _f in (sort, sort_by_key, Sorter.sort, Sorter.sort_by_key):
+    _f.__doc__ += _DEVICE_NOTE

@@ -1,0 +1,319 @@
+// clsort._clsort: the nanobind module behind the Python package clsort (host/python/clsort). It stays
+// thin: the package checks arguments and picks dtypes and devices in Python; this holds the Sorters, wraps
+// pyopencl's raw handles, releases the GIL while a sort runs and turns clsort::Error into clsort.Error.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <clsort/clsort.hpp>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+// clsort.Error, made here so that the translator can fill in its attributes; the package re-exports it.
+PyObject* error_type = nullptr;
+
+const char* kind_name(clsort::Error::Kind k) {
+  switch (k) {
+    case clsort::Error::Kind::opencl:
+      return "opencl";
+    case clsort::Error::Kind::invalid_argument:
+      return "invalid_argument";
+    case clsort::Error::Kind::build_failure:
+      return "build_failure";
+    case clsort::Error::Kind::device_not_found:
+      return "device_not_found";
+    case clsort::Error::Kind::out_of_memory:
+      return "out_of_memory";
+  }
+  return "unknown";
+}
+
+// Device info strings; a failing query reads as empty rather than throwing from a property.
+template <cl_device_info Info>
+std::string device_string(const cl::Device& d) {
+  std::string s = d.getInfo<Info>();
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+struct Device {
+  cl::Device device;
+
+  std::uintptr_t int_ptr() const { return reinterpret_cast<std::uintptr_t>(device()); }
+  std::string platform() const {
+    cl::Platform p(device.getInfo<CL_DEVICE_PLATFORM>(), true);
+    std::string s = p.getInfo<CL_PLATFORM_NAME>();
+    while (!s.empty() && s.back() == '\0') s.pop_back();
+    return s;
+  }
+  std::string type() const {
+    const cl_device_type t = device.getInfo<CL_DEVICE_TYPE>();
+    if (t & CL_DEVICE_TYPE_GPU) return "GPU";
+    if (t & CL_DEVICE_TYPE_CPU) return "CPU";
+    if (t & CL_DEVICE_TYPE_ACCELERATOR) return "ACCELERATOR";
+    return "OTHER";
+  }
+};
+
+struct Event {
+  cl::Event event;
+  std::uintptr_t int_ptr() const { return reinterpret_cast<std::uintptr_t>(event()); }
+};
+
+// A Sorter serves one thread at a time, and the GIL no longer serializes callers while it sorts.
+struct PySorter {
+  explicit PySorter(clsort::Sorter&& s) : sorter(std::move(s)) {}
+  clsort::Sorter sorter;
+  std::mutex mutex;
+};
+
+clsort::Options options_of(bool descending, const std::string& algorithm) {
+  clsort::Options o;
+  o.order = descending ? clsort::Order::descending : clsort::Order::ascending;
+  o.algorithm = clsort::parse_algorithm(algorithm);
+  return o;
+}
+
+// Whether a NumPy dtype (as DLPack sees it) holds keys of `type`: the package's dtype table decides, this
+// only keeps a wrong pairing from reaching the device.
+bool holds(clsort::KeyType type, nb::dlpack::dtype dt) {
+  using C = nb::dlpack::dtype_code;
+  C code = C::UInt;
+  switch (type) {
+    case clsort::KeyType::u32:
+    case clsort::KeyType::u64:
+      code = C::UInt;
+      break;
+    case clsort::KeyType::i32:
+    case clsort::KeyType::i64:
+      code = C::Int;
+      break;
+    case clsort::KeyType::f32:
+    case clsort::KeyType::f64:
+      code = C::Float;
+      break;
+  }
+  return dt.code == std::uint8_t(code) && dt.bits == 8 * clsort::key_size(type) && dt.lanes == 1;
+}
+
+using KeysIn = nb::ndarray<nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using KeysRead = nb::ndarray<nb::ro, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+void check_keys(clsort::KeyType type, nb::dlpack::dtype dt) {
+  if (!holds(type, dt))
+    throw nb::type_error(("clsort: keys do not hold " + std::string(clsort::to_string(type))).c_str());
+}
+
+void sort_host(PySorter& s, clsort::KeyType type, KeysIn keys, nb::object values_obj, bool descending,
+               const std::string& algorithm) {
+  check_keys(type, keys.dtype());
+  const std::size_t n = keys.shape(0);
+  void* values = nullptr;
+  std::size_t value_bytes = 0;
+  KeysIn values_array;
+  if (!values_obj.is_none()) {
+    if (!nb::try_cast(values_obj, values_array, false))
+      throw nb::type_error("clsort: values must be a writable C-contiguous 1-D array");
+    value_bytes = values_array.itemsize();
+    if (values_array.shape(0) != n) throw nb::value_error("clsort: values and keys differ in length");
+    values = values_array.data();
+  }
+  const clsort::Options options = options_of(descending, algorithm);
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.sorter.sort_host(type, keys.data(), n, values, value_bytes, options);
+}
+
+void argsort_host(PySorter& s, clsort::KeyType type, KeysRead keys, KeysIn out, bool descending,
+                  const std::string& algorithm) {
+  check_keys(type, keys.dtype());
+  const std::size_t n = keys.shape(0);
+  if (out.shape(0) != n || out.dtype() != nb::dtype<std::int64_t>())
+    throw nb::type_error("clsort: argsort's output must be int64 of the keys' length");
+  const clsort::Options options = options_of(descending, algorithm);
+  nb::gil_scoped_release release;
+  std::vector<std::uint32_t> indices(n);
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.sorter.argsort_host(type, keys.data(), n, indices.data(), options);
+  }
+  // NumPy's indices are intp; clsort's are 32-bit (n < 2^32).
+  auto* o = static_cast<std::int64_t*>(out.data());
+  for (std::size_t i = 0; i < n; ++i) o[i] = indices[i];
+}
+
+Event sort_buffer(PySorter& s, clsort::KeyType type, std::uintptr_t keys, std::uintptr_t values,
+                  std::size_t value_bytes, std::size_t n, bool descending, const std::string& algorithm,
+                  const std::vector<std::uintptr_t>& wait) {
+  // pyopencl keeps its references; these wrappers take their own (retain) and drop them on return.
+  const cl::Buffer kbuf(reinterpret_cast<cl_mem>(keys), true);
+  cl::Buffer vbuf;
+  if (values) vbuf = cl::Buffer(reinterpret_cast<cl_mem>(values), true);
+  std::vector<cl::Event> events;
+  for (std::uintptr_t e : wait) events.emplace_back(reinterpret_cast<cl_event>(e), true);
+  const clsort::Options options = options_of(descending, algorithm);
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return Event{s.sorter.sort_buffer(type, kbuf, values ? &vbuf : nullptr, value_bytes, n, options, events)};
+}
+
+// For clsort.bench: the C++ side of the overhead comparison, a copy of the keys and the host sort, timed
+// here without Python in between (seconds per repetition).
+std::vector<double> time_sort_host(PySorter& s, clsort::KeyType type, KeysRead keys, int reps) {
+  check_keys(type, keys.dtype());
+  const std::size_t n = keys.shape(0), bytes = n * clsort::key_size(type);
+  std::vector<double> seconds;
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (int r = 0; r < reps; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<unsigned char> copy(bytes);
+    std::memcpy(copy.data(), keys.data(), bytes);
+    s.sorter.sort_host(type, copy.data(), n, nullptr, 0, {});
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return seconds;
+}
+
+nb::dict plan(const PySorter& s, clsort::KeyType type, std::size_t n, std::size_t value_bytes,
+              bool descending, const std::string& algorithm) {
+  const clsort::SortPlan p = s.sorter.plan(type, n, value_bytes, options_of(descending, algorithm));
+  nb::dict d;
+  d["algorithm"] = clsort::to_string(p.algorithm);
+  d["shape"] = p.shape;
+  d["build_options"] = p.build_options;
+  d["tuning_row"] = p.tuning_row;
+  d["tuning"] = p.tuning;
+  return d;
+}
+
+}  // namespace
+
+NB_MODULE(_clsort, m) {
+  m.doc() = "clsort's extension module; use the package clsort instead.";
+  m.attr("__version__") = CLSORT_VERSION_STRING;
+
+  error_type = PyErr_NewExceptionWithDoc(
+      "clsort.Error",
+      "A failure inside clsort or OpenCL. Attributes: status (the OpenCL status, int), status_name\n"
+      "(e.g. 'CL_BUILD_PROGRAM_FAILURE'), where (the failing OpenCL call or argument), build_log (the\n"
+      "compiler's log when a kernel failed to build, else ''), kind ('opencl', 'invalid_argument',\n"
+      "'build_failure', 'device_not_found' or 'out_of_memory').",
+      PyExc_RuntimeError, nullptr);
+  m.attr("Error") = nb::handle(error_type);
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const clsort::Error& e) {
+      nb::object err = nb::handle(error_type)(e.what());
+      err.attr("status") = e.status();
+      err.attr("status_name") = clsort::status_name(e.status());
+      err.attr("where") = e.where();
+      err.attr("build_log") = e.build_log();
+      err.attr("kind") = kind_name(e.kind());
+      PyErr_SetObject(error_type, err.ptr());
+    }
+  });
+
+  nb::enum_<clsort::KeyType>(m, "KeyType")
+      .value("u32", clsort::KeyType::u32)
+      .value("i32", clsort::KeyType::i32)
+      .value("f32", clsort::KeyType::f32)
+      .value("u64", clsort::KeyType::u64)
+      .value("i64", clsort::KeyType::i64)
+      .value("f64", clsort::KeyType::f64);
+
+  nb::list algorithms;
+  for (clsort::Algorithm a :
+       {clsort::Algorithm::automatic, clsort::Algorithm::radix, clsort::Algorithm::bitonic,
+        clsort::Algorithm::selection, clsort::Algorithm::odd_even, clsort::Algorithm::merge})
+    algorithms.append(clsort::to_string(a));
+  m.attr("ALGORITHMS") = nb::tuple(algorithms);
+  m.def(
+      "max_n", [](const std::string& a) { return clsort::max_n(clsort::parse_algorithm(a)); }, "algorithm"_a);
+  m.def("status_name", [](cl_int status) { return std::string(clsort::status_name(status)); });
+
+  nb::class_<Device>(m, "Device", "An OpenCL device as clsort sees it (clsort.devices()).")
+      .def_prop_ro("name", [](const Device& d) { return device_string<CL_DEVICE_NAME>(d.device); })
+      .def_prop_ro("vendor", [](const Device& d) { return device_string<CL_DEVICE_VENDOR>(d.device); })
+      .def_prop_ro("version", [](const Device& d) { return device_string<CL_DEVICE_VERSION>(d.device); })
+      .def_prop_ro("driver_version",
+                   [](const Device& d) { return device_string<CL_DRIVER_VERSION>(d.device); })
+      .def_prop_ro("platform", &Device::platform)
+      .def_prop_ro("type", &Device::type, "'GPU', 'CPU', 'ACCELERATOR' or 'OTHER'")
+      .def_prop_ro("compute_units",
+                   [](const Device& d) { return d.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>(); })
+      .def_prop_ro(
+          "global_mem_size",
+          [](const Device& d) { return std::uint64_t(d.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>()); })
+      .def_prop_ro("int_ptr", &Device::int_ptr,
+                   "The cl_device_id, as pyopencl.Device.from_int_ptr() takes it.")
+      .def("__eq__", [](const Device& a, const Device& b) { return a.device() == b.device(); })
+      .def(
+          "__eq__", [](const Device&, nb::handle) { return false; }, nb::arg("other").none())
+      .def("__hash__", [](const Device& d) { return std::hash<std::uintptr_t>()(d.int_ptr()); })
+      .def("__repr__", [](const Device& d) {
+        return "<clsort.Device '" + device_string<CL_DEVICE_NAME>(d.device) + "' on '" + d.platform() +
+               "', " + d.type() + ">";
+      });
+
+  m.def("devices", [] {
+    std::vector<Device> r;
+    for (const cl::Device& d : clsort::all_devices()) r.push_back({d});
+    return r;
+  });
+  m.def("default_device", [] { return Device{clsort::default_device()}; });
+  m.def("default_device_reason", &clsort::default_device_reason);
+  m.def(
+      "select_device", [](const std::string& spec) { return Device{clsort::select_device(spec)}; }, "spec"_a);
+
+  nb::class_<Event>(m, "Event").def_prop_ro("int_ptr", &Event::int_ptr).def("wait", [](Event& e) {
+    cl_int status;
+    {
+      nb::gil_scoped_release release;
+      status = e.event.wait();
+    }
+    if (status != CL_SUCCESS)
+      throw clsort::Error(status, "clWaitForEvents", "clsort: waiting for a sort failed");
+  });
+
+  nb::class_<PySorter>(m, "Sorter")
+      .def(
+          "__init__",
+          [](PySorter* self, const Device& d, bool profiling) {
+            new (self) PySorter(clsort::Sorter(d.device, profiling));
+          },
+          "device"_a, "profiling"_a = false)
+      .def_static(
+          "from_queue",
+          [](std::uintptr_t queue) {
+            if (!queue) throw nb::value_error("clsort: null command queue");
+            // Retained: the Sorter holds the queue for its life, whatever pyopencl does with its object.
+            const cl::CommandQueue q(reinterpret_cast<cl_command_queue>(queue), true);
+            return new PySorter(clsort::Sorter(q));
+          },
+          "queue_int_ptr"_a, nb::rv_policy::take_ownership)
+      .def_prop_ro("device", [](const PySorter& s) { return Device{s.sorter.device()}; })
+      .def_prop_ro("queue_int_ptr",
+                   [](const PySorter& s) { return reinterpret_cast<std::uintptr_t>(s.sorter.queue()()); })
+      .def("sort_host", &sort_host, "type"_a, "keys"_a.noconvert(), "values"_a.none(), "descending"_a,
+           "algorithm"_a)
+      .def("argsort_host", &argsort_host, "type"_a, "keys"_a.noconvert(), "out"_a.noconvert(), "descending"_a,
+           "algorithm"_a)
+      .def("sort_buffer", &sort_buffer, "type"_a, "keys"_a, "values"_a, "value_bytes"_a, "n"_a,
+           "descending"_a, "algorithm"_a, "wait"_a)
+      .def("time_sort_host", &time_sort_host, "type"_a, "keys"_a.noconvert(), "reps"_a)
+      .def("plan", &plan, "type"_a, "n"_a, "value_bytes"_a, "descending"_a, "algorithm"_a);
+}
