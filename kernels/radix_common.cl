@@ -61,7 +61,7 @@ inline uint2 group_range(uint n, uint blocks_per_group) {
 // digit's keys go to consecutive global positions. dest[j] receives the place of the key at block
 // position lid + j * RADIX_WG, for its value.
 INLINE void store_keys(local const ukey_t* lk, uint valid, uint shift, uint decode, uint kind,
-                       uint descending, local const uint* gofs, global ukey_t* dst, uint* dest) {
+                       uint descending, local const uint* gofs, global gkey_t* dst, uint* dest) {
   const uint lid = get_local_id(0);
 #pragma unroll
   for (uint j = 0; j < RADIX_ITEMS; ++j) {

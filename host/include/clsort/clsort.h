@@ -77,6 +77,12 @@ typedef enum clsort_key_type {
   CLSORT_KEY_U64 = 3,                   /**< uint64_t */
   CLSORT_KEY_I64 = 4,                   /**< int64_t */
   CLSORT_KEY_F64 = 5,                   /**< double */
+  CLSORT_KEY_U8 = 6,                    /**< uint8_t */
+  CLSORT_KEY_I8 = 7,                    /**< int8_t */
+  CLSORT_KEY_U16 = 8,                   /**< uint16_t */
+  CLSORT_KEY_I16 = 9,                   /**< int16_t */
+  CLSORT_KEY_F16 = 10,                  /**< IEEE binary16, as its 16 bits (uint16_t); orders like float */
+  CLSORT_KEY_BF16 = 11,                 /**< bfloat16, as its 16 bits (uint16_t); orders like float */
   CLSORT_KEY_TYPE_MAX_ENUM = 0x7FFFFFFF /**< not a key type: makes any int a valid value in C++ */
 } clsort_key_type;
 

@@ -29,6 +29,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "clsort/float16.hpp"
 #include "clsort/version.hpp"
 
 /// Marks what the shared library exports: it is built with hidden visibility, so only the C++ API declared
@@ -58,8 +59,9 @@ struct Options {
   Algorithm algorithm = Algorithm::automatic;  ///< forcing one applies its limit on n (max_n())
 };
 
-/// Key types clsort sorts. Values may be any 4- or 8-byte trivially copyable type.
-enum class KeyType { u32, i32, f32, u64, i64, f64 };
+/// Key types clsort sorts. Values may be any 4- or 8-byte trivially copyable type. f16 is IEEE binary16
+/// (clsort::half), bf16 bfloat16 (clsort::bfloat16); both order like f32.
+enum class KeyType { u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16, bf16 };
 
 /// The error every clsort call throws. `status()` is the OpenCL status (CL_INVALID_VALUE and friends for
 /// argument errors found by clsort itself), `where()` names the failing OpenCL call or the offending
@@ -154,6 +156,18 @@ template <>
 struct key_type_of<std::int64_t> : std::integral_constant<KeyType, KeyType::i64> {};
 template <>
 struct key_type_of<double> : std::integral_constant<KeyType, KeyType::f64> {};
+template <>
+struct key_type_of<std::uint8_t> : std::integral_constant<KeyType, KeyType::u8> {};
+template <>
+struct key_type_of<std::int8_t> : std::integral_constant<KeyType, KeyType::i8> {};
+template <>
+struct key_type_of<std::uint16_t> : std::integral_constant<KeyType, KeyType::u16> {};
+template <>
+struct key_type_of<std::int16_t> : std::integral_constant<KeyType, KeyType::i16> {};
+template <>
+struct key_type_of<half> : std::integral_constant<KeyType, KeyType::f16> {};
+template <>
+struct key_type_of<bfloat16> : std::integral_constant<KeyType, KeyType::bf16> {};
 
 CLSORT_API std::size_t key_size(KeyType t) noexcept;
 

@@ -129,8 +129,11 @@ bool self_test(Sorter::Impl& s, KeyType type, unsigned value_bytes, const RadixP
   cl::CommandQueue queue(s.context, s.device, 0, &status);
   if (status != CL_SUCCESS) throw_cl_error(status, "clCreateCommandQueue(onesweep self-test)");
   // Unsigned bits ascending (kind 0): the order the host computed.
-  Run test(s, {queue, false, true}, key_size(type) == 8 ? KeyType::u64 : KeyType::u32, false, a,
-           vb ? &va : nullptr, vb, n, {});
+  const KeyType bits_type = kb == 8   ? KeyType::u64
+                            : kb == 4 ? KeyType::u32
+                            : kb == 2 ? KeyType::u16
+                                      : KeyType::u8;
+  Run test(s, {queue, false, true}, bits_type, false, a, vb ? &va : nullptr, vb, n, {});
   Kernels k(test, p.program);
   std::vector<unsigned char> out_keys(keys.size()), out_values(values.size());
   for (int attempt = 0; attempt < kSelfTestRuns; ++attempt) {

@@ -87,9 +87,9 @@ RadixPlan plan_radix(const PlanInput& in) {
   p.spins = r.spins;
   // The multisplit pass's prefetch, where work-groups get several tiles each: from 8 tiles per compute
   // unit; with fewer the loop only costs (H200, 2^16 u32 keys in 32 tiles: 0.046-0.053 ms against
-  // 0.044-0.045). The loop is written for 4-byte keys alone: values and 64-bit keys need the registers
-  // the next tile's keys would take.
-  p.prefetch = p.multisplit && in.key_bytes == 4 && !in.value_bytes && n <= r.prefetch_max &&
+  // 0.044-0.045). The loop is written for 4-byte codes alone (narrower keys are 4-byte codes in
+  // registers): values and 64-bit keys need the registers the next tile's keys would take.
+  p.prefetch = p.multisplit && in.key_bytes <= 4 && !in.value_bytes && n <= r.prefetch_max &&
                tiles >= 8 * std::size_t(units);
   p.program = radix_program(in, p, "radix_onesweep.cl");
   // On NVIDIA the look-back reads its words with plain volatile loads, which its L2 keeps coherent with
