@@ -433,6 +433,8 @@ int run_sort(const SortArgs& a) {
   if (job.with_values) {
     if (a.values_type.empty()) throw CliError("--values needs --values-type (the type of the values)");
     job.values_type = parse_key_type(a.values_type);
+    if (clsort::key_size(job.values_type) < 4)
+      throw CliError("--values-type " + a.values_type + ": values must be 4 or 8 bytes wide");
     if (a.values == "-" && a.input == "-") throw CliError("keys and values cannot both come from stdin");
     if (values_out.empty()) {
       if (a.output == "-") throw CliError("--values-out is needed when the keys go to stdout");

@@ -57,7 +57,7 @@ const Row k_table[] = {
     // Keys of 8 and 16 bits run the 4-byte keys' kernels on 32-bit codes (only their global loads and
     // stores are narrow), so they take the 4-byte rows' parameters until measured.
     {"nvidia", "gpu", "", 2, kNoValues, "radix.items=24 radix.regs=64",
-     "not measured: the 4-byte keys' parameters (u16 / f16 against CUB: tools/gpu_paths.sh narrow)"},
+     "not measured: the 4-byte keys' parameters (u16 / f16 against CUB: tools/gpu_narrow.sh)"},
     {"nvidia", "gpu", "", 2, kWithValues, "radix.items=32 radix.regs=0",
      "not measured: the u32 pairs' parameters"},
     {"nvidia", "gpu", "", 1, kNoValues, "radix.items=24 radix.regs=64",
