@@ -50,6 +50,22 @@ typedef uchar gkey_t;
 #define UKEY_BITS 32
 #endif
 
+// Radix sort with a bit range (Options::begin_bit, end_bit) orders by bits [KEY_BEGIN_BIT, KEY_END_BIT)
+// of the code only; the plan sets them only then, so other programs see the whole key.
+#ifndef KEY_BEGIN_BIT
+#define KEY_BEGIN_BIT 0
+#endif
+#ifndef KEY_END_BIT
+#define KEY_END_BIT KEY_BITS
+#endif
+#define KEY_RANGE_MASK \
+  (((((ukey_t)1 << (KEY_END_BIT - 1)) << 1) - (ukey_t)1) & ~(((ukey_t)1 << KEY_BEGIN_BIT) - (ukey_t)1))
+#if KEY_BEGIN_BIT == 0 && KEY_END_BIT == KEY_BITS
+#define KEY_RANGE(k) (k)
+#else
+#define KEY_RANGE(k) ((k) & KEY_RANGE_MASK)
+#endif
+
 #if VALUE_BYTES == 8
 typedef ulong value_t;
 #elif VALUE_BYTES == 4
@@ -130,7 +146,7 @@ MERGE_PATH(merge_path_local, local, ukey_t)
       const ukey_t key = k[i];                                                           \
       WITH_VALUES(const value_t val = v[i];)                                             \
       uint j = i;                                                                        \
-      for (; j > begin && k[j - 1] > key; --j) {                                         \
+      for (; j > begin && KEY_RANGE(k[j - 1]) > KEY_RANGE(key); --j) {                   \
         k[j] = k[j - 1];                                                                 \
         WITH_VALUES(v[j] = v[j - 1];)                                                    \
       }                                                                                  \

@@ -60,10 +60,18 @@ kernel void radix_cpu_scatter(global const gkey_t* src, global gkey_t* dst,
 #ifndef RADIX_CPU_SMALL
 #define RADIX_CPU_SMALL 64
 #endif
-// The most significant digit's shift and the LSD passes below it (pass p sorts by the digit at shift
-// p * RADIX_BITS): constants, so that the per-key loops over passes unroll.
-#define RADIX_CPU_SHIFT (KEY_BITS - RADIX_BITS)
-#define RADIX_CPU_PASSES ((KEY_BITS - 1) / RADIX_BITS)
+// The most significant digit's shift and the LSD passes below it (pass p sorts by the digit at
+// RADIX_CPU_PASS_SHIFT(p): KEY_BEGIN_BIT up in steps of RADIX_BITS, the last one overlapping the one
+// before where the bits below the top digit are not a multiple of RADIX_BITS, as RADIX_PASS_SHIFT does):
+// constants, so that the per-key loops over passes unroll.
+#define RADIX_CPU_SHIFT (KEY_END_BIT - RADIX_BITS)
+#define RADIX_CPU_PASSES ((RADIX_RANGE_BITS - 1) / RADIX_BITS)
+#if RADIX_RANGE_BITS % RADIX_BITS == 0
+#define RADIX_CPU_PASS_SHIFT(p) (KEY_BEGIN_BIT + (p) * RADIX_BITS)
+#else
+#define RADIX_CPU_PASS_SHIFT(p) \
+  min((uint)(KEY_BEGIN_BIT + (p) * RADIX_BITS), (uint)max(KEY_BEGIN_BIT, RADIX_CPU_SHIFT - RADIX_BITS))
+#endif
 // How many of a bucket's passes run over the whole bucket. 0: all of them. 1: only the top ones that
 // tell its keys apart: digits enough for 2^RADIX_CPU_TOP_MARGIN times as many values as the bucket has
 // keys (8-bit digits: 2 up to 2^12 keys, 3 up to 2^20), so that few keys share them. The stable passes
@@ -105,7 +113,7 @@ INLINE uint lsd_passes(global gkey_t* from, global gkey_t* to,
       hist[p][d] = sum;
       sum += h;
     }
-    const uint s = p * RADIX_BITS;
+    const uint s = RADIX_CPU_PASS_SHIFT(p);
     for (uint i = 0; i < n; ++i) {
       const ukey_t k = from[i];
       const uint at = hist[p][digit_of(k, s)]++;
@@ -127,7 +135,7 @@ INLINE void count_passes(global const gkey_t* k, uint n, uint lo, uint hi, uint 
     for (uint d = 0; d < RADIX; ++d) hist[p][d] = 0;
   for (uint i = 0; i < n; ++i) {
     const ukey_t key = k[i];
-    for (uint p = lo; p < hi; ++p) ++hist[p][digit_of(key, p * RADIX_BITS)];
+    for (uint p = lo; p < hi; ++p) ++hist[p][digit_of(key, RADIX_CPU_PASS_SHIFT(p))];
   }
 }
 
@@ -190,7 +198,7 @@ kernel void radix_cpu_buckets(global gkey_t* keys, global gkey_t* tmp,
 #if RADIX_CPU_TOP
   // Keys equal in every digit from pass `low` up form runs in input order: each is sorted by the rest.
   if (low > 0) {
-    const uint high_shift = low * RADIX_BITS;
+    const uint high_shift = RADIX_CPU_PASS_SHIFT(low);
     for (uint i = 0; i < size;) {
       const ukey_t prefix = cur[i] >> high_shift;
       uint j = i + 1;

@@ -17,7 +17,7 @@
 // needs the clearing launch (a launch costs the host 6-13 us on NVIDIA's OpenCL, against a 2^16-key sort
 // of about 60). status (from word status_at): two look-back arrays (tiles x RADIX words each) used by
 // alternate passes; a pass clears the other's for the next one, and the histogram kernel the first.
-#define PASSES ((KEY_BITS + RADIX_BITS - 1) / RADIX_BITS)
+#define PASSES ((RADIX_RANGE_BITS + RADIX_BITS - 1) / RADIX_BITS)
 #define OS_COUNTERS (PASSES * RADIX)
 #define OS_TIMEOUT (OS_COUNTERS + PASSES)
 #define OS_KEY0 (OS_TIMEOUT + 1)  // two words
@@ -88,7 +88,7 @@ INLINE ulong passes_skipped(global const uint* state, uint n) {
   k0 |= (ulong)state[OS_KEY0 + 1] << 32;
 #endif
   for (uint q = 0; q < PASSES; ++q)
-    if (state[q * RADIX + digit_of(k0, q * RADIX_BITS)] == n) same |= 1UL << q;
+    if (state[q * RADIX + digit_of(k0, RADIX_PASS_SHIFT(q))] == n) same |= 1UL << q;
   if ((PASSES - popcount(same)) % 2) same &= same - 1;
 #endif
   return same;
@@ -105,7 +105,7 @@ INLINE uint recount(global const gkey_t* a, global const gkey_t* b, global const
   uint count = 0;
   for (uint i = begin; i < end; ++i) {
     const ukey_t k = moving_before == 0 ? encode_key(src[i], kind, descending) : src[i];
-    count += digit_of(k, pass * RADIX_BITS) == d;
+    count += digit_of(k, RADIX_PASS_SHIFT(pass)) == d;
   }
   return count;
 }
@@ -187,7 +187,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
     for (uint h = 0; h < OS_LOADS; ++h)
       if (base + h * RADIX_WG + lid < end) {
         const ukey_t key = encode_key(k[h], kind, descending);  // after every load went out (load_keys)
-        for (uint q = 0; q < PASSES; ++q) atomic_inc(&hist[q * RADIX + digit_of(key, q * RADIX_BITS)]);
+        for (uint q = 0; q < PASSES; ++q) atomic_inc(&hist[q * RADIX + digit_of(key, RADIX_PASS_SHIFT(q))]);
       }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -232,7 +232,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
   global gkey_t* dst = flip ? a : b;
   VALUES(global const value_t* vsrc = flip ? vb : va; global value_t* vdst = flip ? va : vb;)
   const uint encode = moving_before == 0, decode = moving_after == 0;
-  const uint shift = pass * RADIX_BITS;
+  const uint shift = RADIX_PASS_SHIFT(pass);
 
   if (lid == 0) tile = atomic_inc(&state[OS_COUNTERS + pass]);
   barrier(CLK_LOCAL_MEM_FENCE);

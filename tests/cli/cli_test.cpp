@@ -581,6 +581,32 @@ TEST_CASE("cli bad input") {
   }
 }
 
+TEST_CASE("cli bit range") {
+  Dir d("bit_range");
+  const std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(20000, 7);
+  write_file(d / "in.bin", bytes_of(keys));
+  write_file(d / "existing.out", "precious contents\n");
+  for (bool descending : {false, true}) {
+    CAPTURE(descending);
+    std::vector<std::uint32_t> want = keys;
+    std::stable_sort(want.begin(), want.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const std::uint32_t fa = (a >> 4) & 0xFF, fb = (b >> 4) & 0xFF;
+      return descending ? fa > fb : fa < fb;
+    });
+    const std::string order = descending ? " --descending" : "";
+    // One device pass, and chunks merged on the host by the same bits.
+    for (const char* chunks : {"", " --chunk-keys 3000"}) {
+      const Result r = d.run(std::string("sort -t u32 --begin-bit 4 --end-bit 12") + order + chunks +
+                             " in.bin -o out.bin");
+      REQUIRE(r.code == 0);
+      CHECK(read_file(d / "out.bin") == bytes_of(want));
+    }
+  }
+  expect_failure(d, "sort -t u32 --begin-bit 12 --end-bit 4 in.bin -o existing.out", 1, "--begin-bit 12");
+  expect_failure(d, "sort -t u16 --end-bit 17 in.bin -o existing.out", 1, "--end-bit 17");
+  expect_failure(d, "sort -t u32 --end-bit 8 -a merge in.bin -o existing.out", 1, "need radix");
+}
+
 TEST_CASE("cli multi chunk") {
   Dir d("multi_chunk");
   // Chunks of 1000 (and of 7: many runs, past the merge fan-in) give the single pass's output bit for bit.

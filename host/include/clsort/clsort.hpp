@@ -57,6 +57,14 @@ enum class Algorithm { automatic, radix, bitonic, selection, odd_even, merge };
 struct Options {
   Order order = Order::ascending;              ///< ascending or descending
   Algorithm algorithm = Algorithm::automatic;  ///< forcing one applies its limit on n (max_n())
+  /// Radix sort only (automatic then runs radix; forcing another algorithm throws): order by bits
+  /// [begin_bit, end_bit) of each key's order-preserving code (clsort/key_transform.hpp's encode_key, before
+  /// descending's inversion) and ignore the others, as CUB's begin_bit / end_bit do. Keys equal in those
+  /// bits keep their input order (the sort is stable). Only the passes over those bits run: keys known to
+  /// use 20 bits sort in 3 passes of 8 bits instead of 4. end_bit 0 means the key's width; otherwise
+  /// begin_bit < end_bit <= the key's bits, else Error naming the argument.
+  unsigned begin_bit = 0;
+  unsigned end_bit = 0;  ///< see begin_bit; 0: the key's width
 };
 
 /// Key types clsort sorts. Values may be any 4- or 8-byte trivially copyable type. f16 is IEEE binary16
