@@ -14,7 +14,7 @@
 // Consecutive work-items take consecutive x0, so every register's load is coalesced.
 //
 // By-key sorts carry each key's input index and order (key, index), which makes them stable; the host
-// gathers the values by index afterwards. With 32-bit keys the pair is one ulong (key high, index low).
+// gathers the values by index afterwards. With keys of 32 bits or fewer the pair is one ulong (key high, index low).
 
 #ifndef BITONIC_WG
 #define BITONIC_WG 256
@@ -24,7 +24,7 @@
 #endif
 
 // ---- Elements: a key, or (key, input index) for by-key sorts.
-#if VALUE_BYTES != 0 && KEY_BITS == 32
+#if VALUE_BYTES != 0 && UKEY_BITS == 32
 #define BITONIC_PACKED 1  // (key << 32) | index: one unsigned compare orders (key, index)
 typedef ulong elem_t;
 #define ELEM_PAD ((ulong)0xFFFFFFFFFFFFFFFFUL)
@@ -75,7 +75,7 @@ INLINE void ce(elem_t* a, elem_t* b) {
 #endif
 
 // Global memory: `encode` turns raw keys into sort codes and starts the index at the position.
-INLINE elem_t load_g(global ukey_t* keys INDEX_PARAM, uint p, uint encode, uint kind, uint descending) {
+INLINE elem_t load_g(global gkey_t* keys INDEX_PARAM, uint p, uint encode, uint kind, uint descending) {
   ukey_t k = keys[p];
   if (encode) k = encode_key(k, kind, descending);
 #if defined(BITONIC_PACKED)
@@ -87,7 +87,7 @@ INLINE elem_t load_g(global ukey_t* keys INDEX_PARAM, uint p, uint encode, uint 
 #endif
 }
 
-INLINE void store_g(global ukey_t* keys INDEX_PARAM, uint p, elem_t e, uint decode, uint kind,
+INLINE void store_g(global gkey_t* keys INDEX_PARAM, uint p, elem_t e, uint decode, uint kind,
                     uint descending) {
 #if defined(BITONIC_PACKED)
   const ukey_t k = (ukey_t)(e >> 32);
@@ -199,7 +199,7 @@ INLINE uint group_pos(uint j, uint K, uint x0, uint lo, uint flip, uint size) {
 
 // K steps of one stage over the whole array: work-item t owns group t.
 #define BITONIC_GLOBAL_KERNEL(K)                                                                 \
-  kernel void bitonic_global_##K(global ukey_t* keys INDEX_PARAM, uint n, uint size, uint lo,    \
+  kernel void bitonic_global_##K(global gkey_t* keys INDEX_PARAM, uint n, uint size, uint lo,    \
                                  uint flip) {                                                    \
     const uint x0 = group_base(get_global_id(0), lo, K);                                         \
     if (x0 >= n) return; /* x0 is the group's lowest position: all of it is past n */            \
@@ -289,7 +289,7 @@ INLINE void bitonic_local_steps(LOCAL_PARAM, uint bits, uint flip, uint size) {
   }
 }
 
-INLINE void bitonic_load_tile(LOCAL_PARAM, global ukey_t* keys INDEX_PARAM, uint n, uint encode, uint kind,
+INLINE void bitonic_load_tile(LOCAL_PARAM, global gkey_t* keys INDEX_PARAM, uint n, uint encode, uint kind,
                               uint descending) {
   const uint base = get_group_id(0) * BITONIC_TILE;
   for (uint j = get_local_id(0); j < BITONIC_TILE; j += BITONIC_WG) {
@@ -300,7 +300,7 @@ INLINE void bitonic_load_tile(LOCAL_PARAM, global ukey_t* keys INDEX_PARAM, uint
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-INLINE void bitonic_store_tile(LOCAL_PARAM, global ukey_t* keys INDEX_PARAM, uint n, uint decode, uint kind,
+INLINE void bitonic_store_tile(LOCAL_PARAM, global gkey_t* keys INDEX_PARAM, uint n, uint decode, uint kind,
                                uint descending) {
   const uint base = get_group_id(0) * BITONIC_TILE;
   for (uint j = get_local_id(0); j < BITONIC_TILE; j += BITONIC_WG) {
@@ -337,7 +337,7 @@ INLINE void bitonic_sort_regs(elem_t* r) {
 // Encodes each tile (and starts the index), sorts it completely; decodes when it is the whole sort.
 // The stages up to BITONIC_E need no exchange: each work-item sorts its own run in registers first.
 kernel __attribute__((reqd_work_group_size(BITONIC_WG, 1, 1))) void bitonic_sort_local(
-    global ukey_t* keys INDEX_PARAM, uint n, uint kind, uint descending, uint last) {
+    global gkey_t* keys INDEX_PARAM, uint n, uint kind, uint descending, uint last) {
   LOCAL_DECL;
   bitonic_load_tile(LOCAL_ARG, keys INDEX_ARG, n, 1, kind, descending);
   {
@@ -359,7 +359,7 @@ kernel __attribute__((reqd_work_group_size(BITONIC_WG, 1, 1))) void bitonic_sort
 // Finishes a stage larger than the tile: its half-cleaner steps with strides BITONIC_TILE/2 .. 1.
 // Decodes when it finishes the last stage.
 kernel __attribute__((reqd_work_group_size(BITONIC_WG, 1, 1))) void bitonic_merge_local(
-    global ukey_t* keys INDEX_PARAM, uint n, uint kind, uint descending, uint last) {
+    global gkey_t* keys INDEX_PARAM, uint n, uint kind, uint descending, uint last) {
   LOCAL_DECL;
   bitonic_load_tile(LOCAL_ARG, keys INDEX_ARG, n, 0, kind, descending);
   uint bits = 0;
@@ -381,7 +381,7 @@ typedef elem_t vec_t;
 #define VLOAD(a, i) ((a)[i])
 #define VSTORE(a, i, v) ((a)[i] = (v))
 #define VREV(v) (v)
-#elif defined(BITONIC_PACKED) || KEY_BITS == 64
+#elif defined(BITONIC_PACKED) || UKEY_BITS == 64
 #define VW 8
 typedef ulong8 vec_t;
 typedef long8 vmask_t;
@@ -509,7 +509,7 @@ INLINE void cpu_tail(local elem_t* a, uint len, uint s0) {
 // `sort`: encodes, starts the index and sorts the chunk; otherwise finishes a stage larger than the chunk
 // (strides BITONIC_TILE/2 .. 1). Decodes when it ends the sort. One work-item per work-group.
 kernel __attribute__((reqd_work_group_size(1, 1, 1))) void bitonic_cpu_local(
-    global ukey_t* keys INDEX_PARAM, uint n, uint kind, uint descending, uint sort, uint last) {
+    global gkey_t* keys INDEX_PARAM, uint n, uint kind, uint descending, uint sort, uint last) {
   local elem_t a[BITONIC_TILE];
   const uint base = get_group_id(0) * BITONIC_TILE, m = min((uint)BITONIC_TILE, n - base);
   if (sort) {
@@ -540,7 +540,7 @@ kernel __attribute__((reqd_work_group_size(1, 1, 1))) void bitonic_cpu_local(
 // groups of L = BITONIC_TILE >> K consecutive x0, that is 2^K runs of L elements (a flip group's upper
 // runs read backwards), so each step is a vector loop between two runs of the chunk.
 kernel __attribute__((reqd_work_group_size(1, 1, 1))) void bitonic_cpu_global(
-    global ukey_t* keys INDEX_PARAM, uint n, uint size, uint lo, uint K, uint flip) {
+    global gkey_t* keys INDEX_PARAM, uint n, uint size, uint lo, uint K, uint flip) {
   local elem_t a[BITONIC_TILE];
   const uint L = BITONIC_TILE >> K, runs = 1u << K;
   const uint x0 = group_base(get_group_id(0) * L, lo, K);

@@ -62,7 +62,7 @@ INLINE void merge_to_regs(local const ukey_t* a, uint na, local const ukey_t* b,
 // Sorts each tile: encode on load, a stable odd-even transposition sort of each work-item's E keys in
 // registers, then log2(MERGE_WG) rounds of merge-path merges in local memory. dst may be src.
 kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_block_sort(
-    global const ukey_t* src, global ukey_t* dst VALUE_PARAMS, uint n, uint kind, uint descending,
+    global const gkey_t* src, global gkey_t* dst VALUE_PARAMS, uint n, uint kind, uint descending,
     uint decode) {
   local ukey_t lk[MERGE_TILE];
 #if VALUE_BYTES != 0
@@ -138,7 +138,7 @@ kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_block_so
 
 // Where the merge path of each output tile of a pass of width w starts: splits[i] = how many keys of
 // the first run of its pair precede output tile i.
-kernel void merge_partition(global const ukey_t* src, global uint* splits, uint n, uint w, uint tiles) {
+kernel void merge_partition(global const gkey_t* src, global uint* splits, uint n, uint w, uint tiles) {
   const uint i = get_global_id(0);
   if (i >= tiles) return;
   const uint p = i * MERGE_TILE;
@@ -150,7 +150,7 @@ kernel void merge_partition(global const ukey_t* src, global uint* splits, uint 
 // the two runs are loaded into local memory, each work-item merges E outputs found by a merge-path
 // search there, and the tile is stored coalesced. dst != src.
 kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_pass(
-    global const ukey_t* src, global ukey_t* dst VALUE_PARAMS, global const uint* splits, uint n, uint w,
+    global const gkey_t* src, global gkey_t* dst VALUE_PARAMS, global const uint* splits, uint n, uint w,
     uint kind, uint descending, uint decode) {
   local ukey_t lk[MERGE_TILE];
 #if VALUE_BYTES != 0
@@ -229,8 +229,8 @@ kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_pass(
     ++o##s;                                 \
   }
 #define MERGE_LEFT(s) min(ie##s - i##s, je##s - j##s)
-#define MERGE_JOBS(name, AS_IN, AS_OUT)                                                                    \
-  INLINE void name##_1(AS_IN const ukey_t* src, AS_OUT ukey_t* dst MERGE_VALUE_PARAMS(AS_IN, AS_OUT),      \
+#define MERGE_JOBS(name, AS_IN, AS_OUT, T)                                                                 \
+  INLINE void name##_1(AS_IN const T* src, AS_OUT T* dst MERGE_VALUE_PARAMS(AS_IN, AS_OUT),                \
                        uint i0, uint ie0, uint j0, uint je0, uint o0) {                                   \
     for (uint c = MERGE_LEFT(0); c; c = MERGE_LEFT(0))                                                     \
       for (; c; --c) MERGE_STEP(0)                                                                         \
@@ -243,7 +243,7 @@ kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_pass(
       MERGE_VALUE_COPY(0, j0);                                                                             \
     }                                                                                                      \
   }                                                                                                        \
-  INLINE void name(AS_IN const ukey_t* src, AS_OUT ukey_t* dst MERGE_VALUE_PARAMS(AS_IN, AS_OUT),          \
+  INLINE void name(AS_IN const T* src, AS_OUT T* dst MERGE_VALUE_PARAMS(AS_IN, AS_OUT),                    \
                    const uint* i, const uint* ie, const uint* j, const uint* je, const uint* o) {          \
     uint i0 = i[0], i1 = i[1], i2 = i[2], i3 = i[3], j0 = j[0], j1 = j[1], j2 = j[2], j3 = j[3];           \
     uint o0 = o[0], o1 = o[1], o2 = o[2], o3 = o[3];                                                       \
@@ -259,14 +259,14 @@ kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_pass(
     name##_1(src, dst MERGE_VALUE_ARGS, i2, ie2, j2, je2, o2);                                            \
     name##_1(src, dst MERGE_VALUE_ARGS, i3, ie3, j3, je3, o3);                                            \
   }
-MERGE_JOBS(merge4_local, local, local)
-MERGE_JOBS(merge4_global, global, global)
+MERGE_JOBS(merge4_local, local, local, ukey_t)
+MERGE_JOBS(merge4_global, global, global, gkey_t)
 
 // Each work-item sorts one chunk in local memory: encode, insertion-sort runs of MERGE_CPU_RUN, then
 // merge runs back and forth between two local buffers (four pairs at a time, or four stretches of the
 // last pairs), and store. dst may be src.
 kernel __attribute__((reqd_work_group_size(1, 1, 1))) void merge_cpu_block(
-    global const ukey_t* src, global ukey_t* dst VALUE_PARAMS, uint n, uint kind, uint descending,
+    global const gkey_t* src, global gkey_t* dst VALUE_PARAMS, uint n, uint kind, uint descending,
     uint decode) {
   local ukey_t k0[MERGE_CHUNK], k1[MERGE_CHUNK];
 #if VALUE_BYTES != 0
@@ -333,12 +333,12 @@ kernel __attribute__((reqd_work_group_size(1, 1, 1))) void merge_cpu_block(
 // One pass of width w (a multiple of MERGE_CHUNK): work-item c writes output chunk c, in four stretches
 // found by merge-path searches, then decodes it in place if this is the last pass. dst != src.
 kernel __attribute__((reqd_work_group_size(1, 1, 1))) void merge_cpu_pass(
-    global const ukey_t* src, global ukey_t* dst VALUE_PARAMS, uint n, uint w, uint kind, uint descending,
+    global const gkey_t* src, global gkey_t* dst VALUE_PARAMS, uint n, uint w, uint kind, uint descending,
     uint decode) {
   const uint out0 = get_group_id(0) * MERGE_CHUNK, out1 = min(out0 + MERGE_CHUNK, n);
   const uint3 pr = merge_pair(out0, n, w);
-  global const ukey_t* a = src + pr.x;
-  global const ukey_t* b = a + pr.y;
+  global const gkey_t* a = src + pr.x;
+  global const gkey_t* b = a + pr.y;
   uint i[4], ie[4], j[4], je[4], o[4];
 #pragma unroll
   for (uint s = 0; s < 4; ++s) {

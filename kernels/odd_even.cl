@@ -23,7 +23,7 @@
 
 // Encodes and sorts each tile by m element phases (m = the tile's real keys); decodes if it is the sort.
 kernel __attribute__((reqd_work_group_size(ODD_EVEN_WG, 1, 1))) void odd_even_local(
-    global ukey_t* keys VALUE_PARAM, uint n, uint kind, uint descending, uint decode) {
+    global gkey_t* keys VALUE_PARAM, uint n, uint kind, uint descending, uint decode) {
   local ukey_t lk[ODD_EVEN_TILE];
 #if VALUE_BYTES != 0
   local value_t lv[ODD_EVEN_TILE];
@@ -66,7 +66,7 @@ kernel __attribute__((reqd_work_group_size(ODD_EVEN_WG, 1, 1))) void odd_even_lo
 // Block phase `phase`: work-group i merges tiles 2i + phase%2 and the next one (if it has keys) and
 // writes the lowest ODD_EVEN_TILE keys back to the left tile, the rest to the right one.
 kernel __attribute__((reqd_work_group_size(ODD_EVEN_WG, 1, 1))) void odd_even_merge_split(
-    global ukey_t* keys VALUE_PARAM, uint n, uint phase) {
+    global gkey_t* keys VALUE_PARAM, uint n, uint phase) {
   local ukey_t lk[2 * ODD_EVEN_TILE];
 #if VALUE_BYTES != 0
   local value_t lv[2 * ODD_EVEN_TILE];

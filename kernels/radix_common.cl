@@ -24,6 +24,17 @@
 #define RADIX_MASK (RADIX - 1u)
 #define RADIX_BLOCK (RADIX_WG * RADIX_ITEMS)
 
+// The shift of pass q's digit: KEY_BEGIN_BIT up in steps of RADIX_BITS, the last digit ending at
+// KEY_END_BIT. Where the bits are not a multiple of RADIX_BITS the last pass overlaps the one before; a
+// stable LSD pass over bits it partly shares with the passes before still leaves the keys ordered by all
+// of them. (The plan gives a range narrower than a digit a digit of its width.)
+#define RADIX_RANGE_BITS (KEY_END_BIT - KEY_BEGIN_BIT)
+#if RADIX_RANGE_BITS % RADIX_BITS == 0
+#define RADIX_PASS_SHIFT(q) (KEY_BEGIN_BIT + (q) * RADIX_BITS)
+#else
+#define RADIX_PASS_SHIFT(q) min((uint)(KEY_BEGIN_BIT + (q) * RADIX_BITS), (uint)(KEY_END_BIT - RADIX_BITS))
+#endif
+
 inline uint digit_of(ukey_t k, uint shift) {
   return (uint)(k >> shift) & RADIX_MASK;
 }
@@ -61,7 +72,7 @@ inline uint2 group_range(uint n, uint blocks_per_group) {
 // digit's keys go to consecutive global positions. dest[j] receives the place of the key at block
 // position lid + j * RADIX_WG, for its value.
 INLINE void store_keys(local const ukey_t* lk, uint valid, uint shift, uint decode, uint kind,
-                       uint descending, local const uint* gofs, global ukey_t* dst, uint* dest) {
+                       uint descending, local const uint* gofs, global gkey_t* dst, uint* dest) {
   const uint lid = get_local_id(0);
 #pragma unroll
   for (uint j = 0; j < RADIX_ITEMS; ++j) {

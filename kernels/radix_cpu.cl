@@ -6,7 +6,7 @@
 // memory: about 20 bytes per 32-bit key instead of 12 per pass.
 
 // counts[d * chunks + c] = keys with digit d in chunk c.
-kernel void radix_cpu_histogram(global const ukey_t* src, uint n, uint shift, uint encode, uint kind,
+kernel void radix_cpu_histogram(global const gkey_t* src, uint n, uint shift, uint encode, uint kind,
                                 uint descending, uint chunk, global uint* counts) {
   const uint c = get_global_id(0), chunks = get_global_size(0);
   uint hist[RADIX];
@@ -22,7 +22,7 @@ kernel void radix_cpu_histogram(global const ukey_t* src, uint n, uint shift, ui
 
 // Each chunk's first position per digit is the keys of smaller digits plus the keys of its digit in
 // earlier chunks; with few chunks every work-item sums that itself, so no separate scan is needed.
-kernel void radix_cpu_scatter(global const ukey_t* src, global ukey_t* dst,
+kernel void radix_cpu_scatter(global const gkey_t* src, global gkey_t* dst,
 #if VALUE_BYTES != 0
                               global const value_t* vsrc, global value_t* vdst,
 #endif
@@ -60,10 +60,18 @@ kernel void radix_cpu_scatter(global const ukey_t* src, global ukey_t* dst,
 #ifndef RADIX_CPU_SMALL
 #define RADIX_CPU_SMALL 64
 #endif
-// The most significant digit's shift and the LSD passes below it (pass p sorts by the digit at shift
-// p * RADIX_BITS): constants, so that the per-key loops over passes unroll.
-#define RADIX_CPU_SHIFT (KEY_BITS - RADIX_BITS)
-#define RADIX_CPU_PASSES ((KEY_BITS - 1) / RADIX_BITS)
+// The most significant digit's shift and the LSD passes below it (pass p sorts by the digit at
+// RADIX_CPU_PASS_SHIFT(p): KEY_BEGIN_BIT up in steps of RADIX_BITS, the last one overlapping the one
+// before where the bits below the top digit are not a multiple of RADIX_BITS, as RADIX_PASS_SHIFT does):
+// constants, so that the per-key loops over passes unroll.
+#define RADIX_CPU_SHIFT (KEY_END_BIT - RADIX_BITS)
+#define RADIX_CPU_PASSES ((RADIX_RANGE_BITS - 1) / RADIX_BITS)
+#if RADIX_RANGE_BITS % RADIX_BITS == 0
+#define RADIX_CPU_PASS_SHIFT(p) (KEY_BEGIN_BIT + (p) * RADIX_BITS)
+#else
+#define RADIX_CPU_PASS_SHIFT(p) \
+  min((uint)(KEY_BEGIN_BIT + (p) * RADIX_BITS), (uint)max(KEY_BEGIN_BIT, RADIX_CPU_SHIFT - RADIX_BITS))
+#endif
 // How many of a bucket's passes run over the whole bucket. 0: all of them. 1: only the top ones that
 // tell its keys apart: digits enough for 2^RADIX_CPU_TOP_MARGIN times as many values as the bucket has
 // keys (8-bit digits: 2 up to 2^12 keys, 3 up to 2^20), so that few keys share them. The stable passes
@@ -91,7 +99,7 @@ INLINE uint one_digit(const uint* count, uint n) {
 // Passes [lo, hi) of the LSD sort of the range [0, n) of `from` (whose every pass's digit counts `hist`
 // holds), moving keys (and values) between `from` and `to`; a pass whose digit is the same throughout
 // moves nothing and is skipped. Returns whether the result is in `to`.
-INLINE uint lsd_passes(global ukey_t* from, global ukey_t* to,
+INLINE uint lsd_passes(global gkey_t* from, global gkey_t* to,
 #if VALUE_BYTES != 0
                        global value_t* vfrom, global value_t* vto,
 #endif
@@ -105,14 +113,14 @@ INLINE uint lsd_passes(global ukey_t* from, global ukey_t* to,
       hist[p][d] = sum;
       sum += h;
     }
-    const uint s = p * RADIX_BITS;
+    const uint s = RADIX_CPU_PASS_SHIFT(p);
     for (uint i = 0; i < n; ++i) {
       const ukey_t k = from[i];
       const uint at = hist[p][digit_of(k, s)]++;
       to[at] = k;
       WITH_VALUES(vto[at] = vfrom[i];)
     }
-    global ukey_t* t = from;
+    global gkey_t* t = from;
     from = to;
     to = t;
     WITH_VALUES(global value_t* vt = vfrom; vfrom = vto; vto = vt;)
@@ -122,12 +130,12 @@ INLINE uint lsd_passes(global ukey_t* from, global ukey_t* to,
 }
 
 // Counts the digits of passes [lo, hi) of the range [0, n) of k into hist.
-INLINE void count_passes(global const ukey_t* k, uint n, uint lo, uint hi, uint (*hist)[RADIX]) {
+INLINE void count_passes(global const gkey_t* k, uint n, uint lo, uint hi, uint (*hist)[RADIX]) {
   for (uint p = lo; p < hi; ++p)
     for (uint d = 0; d < RADIX; ++d) hist[p][d] = 0;
   for (uint i = 0; i < n; ++i) {
     const ukey_t key = k[i];
-    for (uint p = lo; p < hi; ++p) ++hist[p][digit_of(key, p * RADIX_BITS)];
+    for (uint p = lo; p < hi; ++p) ++hist[p][digit_of(key, RADIX_CPU_PASS_SHIFT(p))];
   }
 }
 
@@ -135,16 +143,16 @@ INLINE void count_passes(global const ukey_t* k, uint n, uint lo, uint hi, uint 
 // by the bits below RADIX_CPU_SHIFT (least significant digit first, stable), and leaves it decoded in
 // `keys`. A pass whose digit is the same for the whole bucket (or run) moves nothing and is skipped, so
 // equal and few-unique keys cost little.
-kernel void radix_cpu_buckets(global ukey_t* keys, global ukey_t* tmp,
+kernel void radix_cpu_buckets(global gkey_t* keys, global gkey_t* tmp,
 #if VALUE_BYTES != 0
                               global value_t* values, global value_t* vtmp,
 #endif
                               uint kind, uint descending, global const uint* starts) {
   const uint b = get_global_id(0);
   const uint begin = starts[b], size = starts[b + 1] - begin;
-  global ukey_t* cur = tmp + begin;
-  global ukey_t* other = keys + begin;
-  global ukey_t* out = keys + begin;
+  global gkey_t* cur = tmp + begin;
+  global gkey_t* other = keys + begin;
+  global gkey_t* out = keys + begin;
 #if VALUE_BYTES != 0
   global value_t* vcur = vtmp + begin;
   global value_t* vother = values + begin;
@@ -159,7 +167,7 @@ kernel void radix_cpu_buckets(global ukey_t* keys, global ukey_t* tmp,
     for (uint i = 0; i < size; ++i) out[i] = decode_key(out[i], kind, descending);
     return;
   }
-  uint hist[RADIX_CPU_PASSES][RADIX];
+  uint hist[RADIX_CPU_PASSES > 0 ? RADIX_CPU_PASSES : 1][RADIX];  // 8-bit keys: no pass below the MSD
   // The passes run over the whole bucket: [low, RADIX_CPU_PASSES).
   uint low = 0;
 #if RADIX_CPU_TOP
@@ -182,7 +190,7 @@ kernel void radix_cpu_buckets(global ukey_t* keys, global ukey_t* tmp,
   }
 #endif
   if (lsd_passes(cur, other, WITH_VALUES(vcur, vother, ) size, low, RADIX_CPU_PASSES, hist)) {
-    global ukey_t* t = cur;
+    global gkey_t* t = cur;
     cur = other;
     other = t;
     WITH_VALUES(global value_t* vt = vcur; vcur = vother; vother = vt;)
@@ -190,7 +198,7 @@ kernel void radix_cpu_buckets(global ukey_t* keys, global ukey_t* tmp,
 #if RADIX_CPU_TOP
   // Keys equal in every digit from pass `low` up form runs in input order: each is sorted by the rest.
   if (low > 0) {
-    const uint high_shift = low * RADIX_BITS;
+    const uint high_shift = RADIX_CPU_PASS_SHIFT(low);
     for (uint i = 0; i < size;) {
       const ukey_t prefix = cur[i] >> high_shift;
       uint j = i + 1;

@@ -17,7 +17,7 @@
 // needs the clearing launch (a launch costs the host 6-13 us on NVIDIA's OpenCL, against a 2^16-key sort
 // of about 60). status (from word status_at): two look-back arrays (tiles x RADIX words each) used by
 // alternate passes; a pass clears the other's for the next one, and the histogram kernel the first.
-#define PASSES ((KEY_BITS + RADIX_BITS - 1) / RADIX_BITS)
+#define PASSES ((RADIX_RANGE_BITS + RADIX_BITS - 1) / RADIX_BITS)
 #define OS_COUNTERS (PASSES * RADIX)
 #define OS_TIMEOUT (OS_COUNTERS + PASSES)
 #define OS_KEY0 (OS_TIMEOUT + 1)  // two words
@@ -84,11 +84,11 @@ INLINE ulong passes_skipped(global const uint* state, uint n) {
   ulong same = 0;
 #if PASSES % 2 == 0
   ukey_t k0 = state[OS_KEY0];
-#if KEY_BITS == 64
+#if UKEY_BITS == 64
   k0 |= (ulong)state[OS_KEY0 + 1] << 32;
 #endif
   for (uint q = 0; q < PASSES; ++q)
-    if (state[q * RADIX + digit_of(k0, q * RADIX_BITS)] == n) same |= 1UL << q;
+    if (state[q * RADIX + digit_of(k0, RADIX_PASS_SHIFT(q))] == n) same |= 1UL << q;
   if ((PASSES - popcount(same)) % 2) same &= same - 1;
 #endif
   return same;
@@ -97,15 +97,15 @@ INLINE ulong passes_skipped(global const uint* state, uint n) {
 // Keys of digit d in tile j of pass `pass`, from the keys themselves: what a look-back uses for a tile
 // whose count it waited for in vain. Works out the pass's input again from the kernel's arguments rather
 // than taking it from the caller, whose registers are tight (the u32 pass kernel spilled, 3% slower).
-INLINE uint recount(global const ukey_t* a, global const ukey_t* b, global const uint* state, uint n,
+INLINE uint recount(global const gkey_t* a, global const gkey_t* b, global const uint* state, uint n,
                     uint pass, uint kind, uint descending, uint j, uint d) {
   const ulong moving_before = ~passes_skipped(state, n) & ((1UL << pass) - 1);
-  global const ukey_t* src = popcount(moving_before) & 1 ? b : a;
+  global const gkey_t* src = popcount(moving_before) & 1 ? b : a;
   const uint begin = j * RADIX_BLOCK, end = min(begin + RADIX_BLOCK, n);
   uint count = 0;
   for (uint i = begin; i < end; ++i) {
     const ukey_t k = moving_before == 0 ? encode_key(src[i], kind, descending) : src[i];
-    count += digit_of(k, pass * RADIX_BITS) == d;
+    count += digit_of(k, RADIX_PASS_SHIFT(pass)) == d;
   }
   return count;
 }
@@ -114,7 +114,7 @@ INLINE uint recount(global const ukey_t* a, global const ukey_t* b, global const
 // inclusive prefix, publishes its own inclusive prefix, and returns the keys of d in earlier tiles. A
 // spin_limit of 0 reads no earlier tile's word and recounts every one (the tests' way to reach recount).
 INLINE uint look_back(global uint* status, uint t, uint d, uint count, global uint* state, uint spin_limit,
-                      global const ukey_t* a, global const ukey_t* b, uint n, uint pass, uint kind,
+                      global const gkey_t* a, global const gkey_t* b, uint n, uint pass, uint kind,
                       uint descending) {
   if (t == 0) return 0;
   uint before = 0;
@@ -161,7 +161,7 @@ kernel void radix_onesweep_clear(global uint* words, uint count) {
 // key, and zeroes the other copy of the state (state_words from other_at) for the next sort and the first
 // pass's look-back words (status_words from status_at).
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_onesweep_histogram(
-    global const ukey_t* src, uint n, uint kind, uint descending, global uint* work, uint state_at,
+    global const gkey_t* src, uint n, uint kind, uint descending, global uint* work, uint state_at,
     uint other_at, uint state_words, uint status_at, uint status_words) {
   local uint hist[PASSES * RADIX];
   const uint lid = get_local_id(0);
@@ -187,7 +187,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
     for (uint h = 0; h < OS_LOADS; ++h)
       if (base + h * RADIX_WG + lid < end) {
         const ukey_t key = encode_key(k[h], kind, descending);  // after every load went out (load_keys)
-        for (uint q = 0; q < PASSES; ++q) atomic_inc(&hist[q * RADIX + digit_of(key, q * RADIX_BITS)]);
+        for (uint q = 0; q < PASSES; ++q) atomic_inc(&hist[q * RADIX + digit_of(key, RADIX_PASS_SHIFT(q))]);
       }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -196,7 +196,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
   if (get_global_id(0) == 0) {
     const ukey_t k0 = encode_key(src[0], kind, descending);
     state[OS_KEY0] = (uint)k0;
-#if KEY_BITS == 64
+#if UKEY_BITS == 64
     state[OS_KEY0 + 1] = (uint)(k0 >> 32);
 #endif
   }
@@ -207,7 +207,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
 // last moving pass writes to a (an even number of moves); with an odd PASSES nothing is skipped and the
 // driver copies the result back. Work-groups take tiles in the order they start (see above).
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_onesweep(
-    global ukey_t* a, global ukey_t* b, VALUES(global value_t* va, global value_t* vb, ) uint n, uint pass,
+    global gkey_t* a, global gkey_t* b, VALUES(global value_t* va, global value_t* vb, ) uint n, uint pass,
     uint kind, uint descending, global uint* work, uint state_at, uint status_at, uint tiles,
     uint spin_limit) {
   local uint gofs[RADIX];
@@ -228,11 +228,11 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
   const ulong moving_before = ~same & ((1UL << pass) - 1);
   const ulong moving_after = ~same & ~((2UL << pass) - 1) & (((1UL << (PASSES - 1)) << 1) - 1);
   const uint flip = popcount(moving_before) & 1;
-  global const ukey_t* src = flip ? b : a;
-  global ukey_t* dst = flip ? a : b;
+  global const gkey_t* src = flip ? b : a;
+  global gkey_t* dst = flip ? a : b;
   VALUES(global const value_t* vsrc = flip ? vb : va; global value_t* vdst = flip ? va : vb;)
   const uint encode = moving_before == 0, decode = moving_after == 0;
-  const uint shift = pass * RADIX_BITS;
+  const uint shift = RADIX_PASS_SHIFT(pass);
 
   if (lid == 0) tile = atomic_inc(&state[OS_COUNTERS + pass]);
   barrier(CLK_LOCAL_MEM_FENCE);

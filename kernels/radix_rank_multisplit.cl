@@ -46,7 +46,7 @@
 // The multisplit shape's local memory: the block's keys (then its values) in digit order share words with
 // the ranking state, per-sub-group digit counters (after the block scan, where each (digit, sub-group) run
 // starts in the block) and per-sub-group peer masks; ranks wait in registers while the block is exchanged.
-#define KEY_BYTES (KEY_BITS / 8)
+#define KEY_BYTES (UKEY_BITS / 8)  // narrow keys are 32-bit codes in local memory
 #define TILE_BYTES (KEY_BYTES > VALUE_BYTES ? KEY_BYTES : VALUE_BYTES)
 #define MASK_WORDS_PER_SG (RADIX_PEERS_BALLOT ? 0 : RADIX_MASK_BANKS * RADIX * (int)(sizeof(sgmask_t) / 4))
 #define RANK_WORDS (SG_COUNT * (RADIX + MASK_WORDS_PER_SG))
@@ -64,7 +64,7 @@
 // [s * SG_ITEMS, (s + 1) * SG_ITEMS), item j of lane l being position s * SG_ITEMS + SG_LANES j + l.
 // Every load is issued before any key is looked at: encoding as each key arrives made the compiler wait
 // for each load in turn (the first pass took 0.14 ms instead of 0.10 at 2^24 u32 keys on the H100).
-INLINE void load_keys(global const ukey_t* src, uint blk, uint valid, ukey_t* k) {
+INLINE void load_keys(global const gkey_t* src, uint blk, uint valid, ukey_t* k) {
   const uint first = sg_index() * SG_ITEMS + sg_lane();
 #pragma unroll
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
@@ -116,7 +116,7 @@ INLINE void count_keys(uint valid, uint shift, uint encode, uint kind, uint desc
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-INLINE void count_block(global const ukey_t* src, uint blk, uint valid, uint shift, uint encode, uint kind,
+INLINE void count_block(global const gkey_t* src, uint blk, uint valid, uint shift, uint encode, uint kind,
                         uint descending, ukey_t* k, local uint* wcount, local sgmask_t* wmask,
                         local uint* scan_tmp, uint* count, uint* start) {
   load_keys(src, blk, valid, k);
@@ -188,7 +188,7 @@ INLINE void rank_keys(const ukey_t* k, uint shift, local uint* wcount, local sgm
 // memory, through the look-back and out, which lets 4-byte keys take tiles of 32 without spilling: H100, u32
 // pairs Gkeys/s 2^26 26.9 -> 28.0, 2^28 28.1 -> 29.2 (28 keys early, 4 bytes of spill), 2^24 24.5 -> 24.3.
 // 8-byte keys fill local memory before registers (21 keys), and late loads cost them 3% at 2^26.
-#define VALUES_EARLY (KEY_BITS == 64)
+#define VALUES_EARLY (UKEY_BITS == 64)
 
 // Loads the block's values sub-group-striped, like load_keys' keys (padding defined, never stored).
 INLINE void load_values(global const value_t* vsrc, uint blk, uint valid, value_t* v) {

@@ -64,7 +64,7 @@ inline uint8 group_scan_exclusive8(uint8 v, local uint* s, local uint* seg_total
 // keys per sub-digit in 4-bit fields of one register (hence RADIX_ITEMS <= 15), one group scan turning
 // the counters into offsets. Slots past the end hold the largest key, which sorts last and stays last.
 // Ends with a barrier.
-INLINE void sort_block(global const ukey_t* src, VALUES(global const value_t* vsrc, ) uint blk, uint valid,
+INLINE void sort_block(global const gkey_t* src, VALUES(global const value_t* vsrc, ) uint blk, uint valid,
                        uint shift, uint encode, uint kind, uint descending, local ukey_t* lk,
                        VALUES(local value_t* lv, ) local uint* ls, local uint* seg_total) {
   const uint lid = get_local_id(0);

@@ -10,7 +10,7 @@
 
 // counts[d * groups + g] = number of keys with digit d in group g's range.
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_histogram(
-    global const ukey_t* src, uint n, uint shift, uint encode, uint kind, uint descending,
+    global const gkey_t* src, uint n, uint shift, uint encode, uint kind, uint descending,
     uint blocks_per_group, global uint* counts) {
   local uint hist[RADIX];
   const uint lid = get_local_id(0);
@@ -68,7 +68,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
 // (totals, scanned here) + its digit's keys in earlier groups (counts, scanned by radix_scan) + its
 // digit's keys earlier in this group (the blocks before, and its place in its block's digit order).
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_scatter(
-    global const ukey_t* src, global ukey_t* dst,
+    global const gkey_t* src, global gkey_t* dst,
     VALUES(global const value_t* vsrc, global value_t* vdst, ) uint n, uint shift, uint encode, uint decode,
     uint kind, uint descending, uint blocks_per_group, global const uint* counts, global const uint* totals) {
   local uint gofs[RADIX];  // global position of a key of digit d at block position p: gofs[d] + p

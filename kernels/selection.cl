@@ -25,7 +25,7 @@
 // Key r of a work-item is block * SELECTION_BLOCK + r * SELECTION_WG + lid: coalesced loads, and a
 // tile (SELECTION_WG keys, aligned) lies either wholly before, wholly after or on one of the group's keys.
 kernel __attribute__((reqd_work_group_size(SELECTION_WG, 1, 1))) void selection_rank(
-    global const ukey_t* keys, global ukey_t* keys_out SELECTION_VALUES, global uint* partial, uint n,
+    global const gkey_t* keys, global gkey_t* keys_out SELECTION_VALUES, global uint* partial, uint n,
     uint kind, uint descending, uint blocks, uint parts, uint part_len) {
   local ukey_t tile[SELECTION_WG];
   const uint lid = get_local_id(0), part = get_group_id(0) / blocks;
@@ -80,7 +80,7 @@ kernel __attribute__((reqd_work_group_size(SELECTION_WG, 1, 1))) void selection_
 }
 
 // With several parts: a key's rank is the sum of its partial ranks.
-kernel void selection_scatter(global const ukey_t* keys, global ukey_t* keys_out SELECTION_VALUES,
+kernel void selection_scatter(global const gkey_t* keys, global gkey_t* keys_out SELECTION_VALUES,
                               global const uint* partial, uint n, uint parts) {
   const uint i = get_global_id(0);
   if (i >= n) return;

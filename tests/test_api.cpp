@@ -101,12 +101,87 @@ TEST_CASE("encode_key and decode_key round trip") {
   SUBCASE("f64") {
     check_round_trip(with_random(special_floats<double>()));
   }
+  SUBCASE("f16 and bf16") {
+    check_round_trip(with_random(special_floats<clsort::half>()));
+    check_round_trip(with_random(special_floats<clsort::bfloat16>()));
+  }
   SUBCASE("integers") {
     check_round_trip(with_random(integer_extremes<std::uint32_t>()));
     check_round_trip(with_random(integer_extremes<std::int32_t>()));
     check_round_trip(with_random(integer_extremes<std::uint64_t>()));
     check_round_trip(with_random(integer_extremes<std::int64_t>()));
+    check_round_trip(with_random(integer_extremes<std::uint8_t>()));
+    check_round_trip(with_random(integer_extremes<std::int8_t>()));
+    check_round_trip(with_random(integer_extremes<std::uint16_t>()));
+    check_round_trip(with_random(integer_extremes<std::int16_t>()));
   }
+}
+
+// Every one of the 2^16 bit patterns, against the float reference: the transforms order all of them, and
+// the conversions are exact one way and round to nearest even the other.
+template <class H>
+void check_float16_type(int mant) {
+  using clsort::encode_key;
+  std::vector<std::uint16_t> all(1u << 16);
+  std::iota(all.begin(), all.end(), std::uint16_t(0));
+  for (bool descending : {false, true}) {
+    std::vector<std::uint16_t> by_code = all, by_ref = all;
+    auto h = [](std::uint16_t b) { return H::from_bits(b); };
+    std::sort(by_code.begin(), by_code.end(), [&](std::uint16_t a, std::uint16_t b) {
+      return encode_key(h(a), descending) < encode_key(h(b), descending);
+    });
+    std::stable_sort(by_ref.begin(), by_ref.end(), [&](std::uint16_t a, std::uint16_t b) {
+      return descending ? ref_less(h(b), h(a)) : ref_less(h(a), h(b));
+    });
+    // Equal under the reference only among NaNs: elsewhere both orders list the same bits.
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (is_nan_key(h(by_ref[i]))) {
+        CHECK(is_nan_key(h(by_code[i])));
+      } else if (by_code[i] != by_ref[i]) {
+        FAIL_CHECK("position " << i << ": " << hex(by_code[i]) << " against " << hex(by_ref[i]));
+        break;
+      }
+    }
+  }
+  for (std::uint32_t b = 0; b < (1u << 16); ++b) {
+    const H x = H::from_bits(std::uint16_t(b));
+    const float f = float(x);
+    // The value from its fields, as IEEE 754 defines it.
+    const int exp_bits = 15 - mant, bias = (1 << (exp_bits - 1)) - 1;
+    const std::uint32_t frac = b & ((1u << mant) - 1), e = (b >> mant) & ((1u << exp_bits) - 1);
+    double v = e == (1u << exp_bits) - 1 ? (frac ? std::nan("") : HUGE_VAL)
+               : e == 0                  ? std::ldexp(double(frac), 1 - bias - mant)
+                                         : std::ldexp(double(frac | (1u << mant)), int(e) - bias - mant);
+    if (b >> 15) v = -v;
+    if (std::isnan(v)) {
+      CHECK(std::isnan(f));
+    } else if (!same_bits(f, float(v))) {
+      FAIL_CHECK(hex(std::uint16_t(b)) << " converts to " << f << ", not " << v);
+    }
+    if (std::isnan(f)) {
+      CHECK(std::isnan(float(H(f))));
+      CHECK(std::signbit(float(H(f))) == bool(b >> 15));
+      continue;
+    }
+    CHECK(H(f).bits == b);  // exact to float and back
+  }
+  // Halfway cases round to even, and just above halfway rounds up.
+  const float one = float(H::from_bits(0x3C00 * (mant == 10) + 0x3F80 * (mant == 7)));
+  const float ulp = std::ldexp(1.0f, -mant);
+  CHECK(float(H(one + ulp / 2)) == one);
+  CHECK(float(H(one + ulp * 1.5f)) == one + 2 * ulp);
+  CHECK(float(H(std::nextafter(one + ulp / 2, 2.0f))) == one + ulp);
+}
+
+TEST_CASE("half and bfloat16: order and conversions") {
+  check_float16_type<clsort::half>(10);
+  check_float16_type<clsort::bfloat16>(7);
+  CHECK(clsort::half(65520.0f).bits == 0x7C00);          // halfway past the largest half: infinity
+  CHECK(clsort::half(65519.0f).bits == 0x7BFF);          // below it: 65504
+  CHECK(clsort::half(std::ldexp(1.0f, -25)).bits == 0);  // halfway to the smallest subnormal: even, 0
+  CHECK(clsort::half(std::ldexp(1.5f, -25)).bits == 1);  // above halfway: the smallest subnormal
+  CHECK(clsort::half(-std::ldexp(1.0f, -24)).bits == 0x8001);
+  CHECK(clsort::bfloat16(std::numeric_limits<float>::max()).bits == 0x7F80);  // rounds to infinity
 }
 
 TEST_CASE("free functions on the default sorter") {
@@ -299,6 +374,27 @@ TEST_CASE("plan, choose and names") {
       CHECK(n <= clsort::max_n(a));
     }
   for (Algorithm a : all_algorithms()) CHECK(clsort::parse_algorithm(clsort::to_string(a)) == a);
+  // Radix passes follow the key's bits: one 8-bit pass for 8-bit keys, two for 16-bit keys, whatever the
+  // shape; a digit is never wider than the key.
+  for (const char* tuning : {"", "radix.cpu=0,radix.match=1,radix.onesweep=1", "radix.cpu=0,radix.match=0",
+                             "radix.cpu=0,radix.bits=11"}) {
+    clsort::Sorter t(s.queue());
+    t.tune(tuning);
+    CAPTURE(tuning);
+    const bool wide = std::string(tuning).find("bits=11") != std::string::npos;
+    for (std::size_t vb : {std::size_t(0), std::size_t(4), std::size_t(8)}) {
+      for (KeyType k : {KeyType::u16, KeyType::i16, KeyType::f16, KeyType::bf16})
+        CHECK(t.plan(k, 1000000, vb, {Order::ascending, Algorithm::radix})
+                  .shape.find(wide ? "2 passes of 11 bits" : "2 passes of 8 bits") != std::string::npos);
+      for (KeyType k : {KeyType::u8, KeyType::i8})
+        CHECK(t.plan(k, 1000000, vb, {Order::ascending, Algorithm::radix}).shape.find("1 passes of 8 bits") !=
+              std::string::npos);
+      CHECK(t.plan(KeyType::u32, 1000000, vb, {Order::ascending, Algorithm::radix})
+                .shape.find(wide ? "3 passes of 11 bits" : "4 passes of 8 bits") != std::string::npos);
+    }
+  }
+  for (KeyType k : {KeyType::u8, KeyType::i8, KeyType::u16, KeyType::i16, KeyType::f16, KeyType::bf16})
+    CHECK(clsort::key_size(k) == (k == KeyType::u8 || k == KeyType::i8 ? 1u : 2u));
   CHECK(std::string(clsort::status_name(CL_OUT_OF_RESOURCES)) == "CL_OUT_OF_RESOURCES");
   CHECK(clsort::max_n(Algorithm::selection) < clsort::max_n(Algorithm::radix));
 }

@@ -135,7 +135,13 @@ void by_key_matrix_radix_alt() {
   CLSORT_BY_KEY_CASES(algorithm, float, "f32")         \
   CLSORT_BY_KEY_CASES(algorithm, std::uint64_t, "u64") \
   CLSORT_BY_KEY_CASES(algorithm, std::int64_t, "i64")  \
-  CLSORT_BY_KEY_CASES(algorithm, double, "f64")
+  CLSORT_BY_KEY_CASES(algorithm, double, "f64")        \
+  CLSORT_BY_KEY_CASES(algorithm, std::uint8_t, "u8")   \
+  CLSORT_BY_KEY_CASES(algorithm, std::int8_t, "i8")    \
+  CLSORT_BY_KEY_CASES(algorithm, std::uint16_t, "u16") \
+  CLSORT_BY_KEY_CASES(algorithm, std::int16_t, "i16")  \
+  CLSORT_BY_KEY_CASES(algorithm, clsort::half, "f16")  \
+  CLSORT_BY_KEY_CASES(algorithm, clsort::bfloat16, "bf16")
 
 CLSORT_BY_KEY_ALGORITHM(radix)
 CLSORT_BY_KEY_ALGORITHM(bitonic)
@@ -161,6 +167,24 @@ TEST_CASE("by_key radix_alt i64") {
 }
 TEST_CASE("by_key radix_alt f64") {
   by_key_matrix_radix_alt<double>();
+}
+TEST_CASE("by_key radix_alt u8") {
+  by_key_matrix_radix_alt<std::uint8_t>();
+}
+TEST_CASE("by_key radix_alt i8") {
+  by_key_matrix_radix_alt<std::int8_t>();
+}
+TEST_CASE("by_key radix_alt u16") {
+  by_key_matrix_radix_alt<std::uint16_t>();
+}
+TEST_CASE("by_key radix_alt i16") {
+  by_key_matrix_radix_alt<std::int16_t>();
+}
+TEST_CASE("by_key radix_alt f16") {
+  by_key_matrix_radix_alt<clsort::half>();
+}
+TEST_CASE("by_key radix_alt bf16") {
+  by_key_matrix_radix_alt<clsort::bfloat16>();
 }
 
 // Stability with hand-made data, readable when it fails: equal keys interleaved, both orders.

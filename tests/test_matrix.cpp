@@ -73,7 +73,13 @@ void key_matrix_radix_alt() {
   CLSORT_MATRIX_CASE(algorithm, float, "f32")         \
   CLSORT_MATRIX_CASE(algorithm, std::uint64_t, "u64") \
   CLSORT_MATRIX_CASE(algorithm, std::int64_t, "i64")  \
-  CLSORT_MATRIX_CASE(algorithm, double, "f64")
+  CLSORT_MATRIX_CASE(algorithm, double, "f64")        \
+  CLSORT_MATRIX_CASE(algorithm, std::uint8_t, "u8")   \
+  CLSORT_MATRIX_CASE(algorithm, std::int8_t, "i8")    \
+  CLSORT_MATRIX_CASE(algorithm, std::uint16_t, "u16") \
+  CLSORT_MATRIX_CASE(algorithm, std::int16_t, "i16")  \
+  CLSORT_MATRIX_CASE(algorithm, clsort::half, "f16")  \
+  CLSORT_MATRIX_CASE(algorithm, clsort::bfloat16, "bf16")
 
 CLSORT_MATRIX_ALGORITHM(radix)
 CLSORT_MATRIX_ALGORITHM(bitonic)
@@ -99,6 +105,24 @@ TEST_CASE("matrix radix_alt i64") {
 }
 TEST_CASE("matrix radix_alt f64") {
   key_matrix_radix_alt<double>();
+}
+TEST_CASE("matrix radix_alt u8") {
+  key_matrix_radix_alt<std::uint8_t>();
+}
+TEST_CASE("matrix radix_alt i8") {
+  key_matrix_radix_alt<std::int8_t>();
+}
+TEST_CASE("matrix radix_alt u16") {
+  key_matrix_radix_alt<std::uint16_t>();
+}
+TEST_CASE("matrix radix_alt i16") {
+  key_matrix_radix_alt<std::int16_t>();
+}
+TEST_CASE("matrix radix_alt f16") {
+  key_matrix_radix_alt<clsort::half>();
+}
+TEST_CASE("matrix radix_alt bf16") {
+  key_matrix_radix_alt<clsort::bfloat16>();
 }
 
 }  // namespace

@@ -69,10 +69,14 @@ void add_boost_contenders(std::vector<Contender>& out, const cl::Device& device)
     s->queue.enqueue_copy_buffer(s->src, s->work, 0, 0, s->bytes);
     s->queue.finish();
   };
+  // Boost.Compute's radix sort knows the 32- and 64-bit types only.
+  c.supports = [](KeyType t) { return clsort::key_size(t) >= 4; };
   c.run = [s] {
     visit_key_type(s->type, [&](auto tag) {
       using K = typename decltype(tag)::type;
-      bc::sort(bc::make_buffer_iterator<K>(s->work, 0), bc::make_buffer_iterator<K>(s->work, s->n), s->queue);
+      if constexpr (sizeof(K) >= 4)
+        bc::sort(bc::make_buffer_iterator<K>(s->work, 0), bc::make_buffer_iterator<K>(s->work, s->n),
+                 s->queue);
     });
     s->queue.finish();
   };

@@ -40,7 +40,7 @@ bool verify(const Workload& in, const void* out_keys, const void* out_values, co
   const std::size_t n = in.n, value_bytes = in.values ? in.value_bytes : 0;
   return visit_key_type(in.type, [&](auto tag) {
     using K = typename decltype(tag)::type;
-    if constexpr (!std::is_floating_point_v<K>) {
+    if constexpr (!clsort::is_float_key_v<K>) {
       return std::memcmp(out_keys, ref.keys.data(), n * sizeof(K)) == 0 &&
              (!value_bytes || std::memcmp(out_values, ref.values.data(), n * value_bytes) == 0);
     } else {
@@ -60,8 +60,8 @@ bool verify(const Workload& in, const void* out_keys, const void* out_values, co
       };
       std::vector<std::pair<U, std::uint64_t>> nan_out, nan_ref;
       for (std::size_t i = 0; i < n; ++i) {
-        if (std::isnan(expected[i])) {
-          if (!std::isnan(out[i])) return false;
+        if (clsort::key_is_nan(expected[i])) {
+          if (!clsort::key_is_nan(out[i])) return false;
           nan_ref.emplace_back(bits(expected[i]), value(ref.values.data(), i));
           nan_out.emplace_back(bits(out[i]), value(out_values, i));
         } else if (bits(out[i]) != bits(expected[i]) || value(out_values, i) != value(ref.values.data(), i)) {

@@ -45,15 +45,18 @@ const AlgorithmInfo* find_algorithm(const std::string& name) {
 }
 
 const std::vector<std::string>& key_type_names() {
-  static const std::vector<std::string> names = {"u32", "i32", "f32", "u64", "i64", "f64"};
+  static const std::vector<std::string> names = {"u32", "i32", "f32", "u64", "i64", "f64",
+                                                 "u8",  "i8",  "u16", "i16", "f16", "bf16"};
   return names;
 }
 
 clsort::KeyType parse_key_type(const std::string& name) {
   using clsort::KeyType;
-  for (KeyType t : {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64})
+  for (KeyType t : {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64,
+                    KeyType::u8, KeyType::i8, KeyType::u16, KeyType::i16, KeyType::f16, KeyType::bf16})
     if (name == clsort::to_string(t)) return t;
-  throw CliError("unknown key type '" + name + "' (expected u32, i32, f32, u64, i64 or f64)");
+  throw CliError("unknown key type '" + name +
+                 "' (expected u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16 or bf16)");
 }
 
 cl::Device open_device(const std::string& spec) {
@@ -176,25 +179,28 @@ std::vector<unsigned char> random_keys(clsort::KeyType t, std::size_t n, unsigne
   visit_key_type(t, [&](auto tag) {
     using K = typename decltype(tag)::type;
     using U = clsort::key_bits_t<K>;
-    using L = std::numeric_limits<K>;
+    constexpr bool is_float = clsort::is_float_key_v<K>;
     for (std::size_t i = 0; i < n; ++i) {
       K k;
       const std::uint64_t pick = rng();
       if (specials && pick % 8 == 0) {
-        if constexpr (std::is_floating_point_v<K>) {
-          constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-          const U exponent = U(~U(0) >> 1) & ~U(L::denorm_min() == 0 ? 0 : (U(1) << (L::digits - 1)) - 1);
-          const U payload = U(rng()) & ((U(1) << (L::digits - 1)) - 1);
-          const U options[] = {exponent | payload | (U(1) << (L::digits - 2)),         // quiet NaN
-                               sign | exponent | payload | (U(1) << (L::digits - 2)),  // negative NaN
+        if constexpr (is_float) {
+          constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
+          constexpr U fraction = U(clsort::detail::nan_span<K>());  // the fraction field's bits
+          constexpr U exponent = U(U(~U(0) >> 1) & U(~fraction));
+          constexpr U quiet = U((fraction >> 1) + 1);
+          const U payload = U(U(rng()) & fraction);
+          const U options[] = {U(exponent | payload | quiet),         // quiet NaN
+                               U(sign | exponent | payload | quiet),  // negative NaN
                                exponent,
-                               sign | exponent,  // +-inf
+                               U(sign | exponent),  // +-inf
                                0,
-                               sign,                                         // +-0
-                               U(rng()) & ((U(1) << (L::digits - 1)) - 1)};  // subnormal
+                               sign,                     // +-0
+                               U(U(rng()) & fraction)};  // subnormal
           const U bits = options[(pick >> 8) % 7];
           std::memcpy(&k, &bits, sizeof k);
         } else {
+          using L = std::numeric_limits<K>;
           const K options[] = {L::min(), L::max(), K(0)};
           k = options[(pick >> 8) % 3];
         }
@@ -204,6 +210,8 @@ std::vector<unsigned char> random_keys(clsort::KeyType t, std::size_t n, unsigne
           std::memcpy(&k, &bits, sizeof k);
           if constexpr (std::is_floating_point_v<K>) {
             if (!std::isfinite(k)) continue;
+          } else if constexpr (is_float) {
+            if (!std::isfinite(float(k))) continue;
           }
           break;
         }

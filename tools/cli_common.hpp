@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace clsort_cli {
@@ -37,11 +38,28 @@ decltype(auto) visit_key_type(clsort::KeyType t, F&& f) {
       return f(Tag<std::uint64_t>{});
     case clsort::KeyType::i64:
       return f(Tag<std::int64_t>{});
+    case clsort::KeyType::u8:
+      return f(Tag<std::uint8_t>{});
+    case clsort::KeyType::i8:
+      return f(Tag<std::int8_t>{});
+    case clsort::KeyType::u16:
+      return f(Tag<std::uint16_t>{});
+    case clsort::KeyType::i16:
+      return f(Tag<std::int16_t>{});
+    case clsort::KeyType::f16:
+      return f(Tag<clsort::half>{});
+    case clsort::KeyType::bf16:
+      return f(Tag<clsort::bfloat16>{});
     case clsort::KeyType::f64:
       break;
   }
   return f(Tag<double>{});
 }
+
+/// Whether K is a C++ arithmetic type, which libraries outside clsort sort (not clsort::half or
+/// clsort::bfloat16).
+template <class K>
+constexpr bool is_arithmetic_key_v = std::is_arithmetic_v<K>;
 
 /// Calls f(Tag<V>{}) with V the value type of `value_bytes` (4 or 8).
 template <class F>
@@ -69,7 +87,7 @@ std::vector<std::string> algorithm_names(bool automatic = false);
 /// The table's entry named `name`, or null.
 const AlgorithmInfo* find_algorithm(const std::string& name);
 
-/// "u32", "i32", ... in the order of clsort::KeyType.
+/// "u32", "i32", ..., "f64", "u8", ..., "bf16", in the order of clsort::KeyType.
 const std::vector<std::string>& key_type_names();
 clsort::KeyType parse_key_type(const std::string& name);  // throws CliError
 

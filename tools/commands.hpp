@@ -25,6 +25,7 @@ struct SortArgs {
   std::size_t chunk_keys = 0;         // testing: 0 sizes chunks from the device's memory
   std::size_t device_limit_keys = 0;  // testing: larger passes fail as if the device ran out of memory
   bool verbose = false;
+  unsigned begin_bit = 0, end_bit = 0;  // radix: sort by these bits of the key's code only; 0, 0: all
 };
 CLI::App* add_sort_command(CLI::App& app, SortArgs& args);
 int run_sort(const SortArgs& args);

@@ -93,12 +93,35 @@ std::errc parse_number(std::string_view s, T& out) {
   return p == end ? std::errc() : std::errc::invalid_argument;
 }
 
+// 16-bit floats read as floats, rounded to nearest (exact for every value one of them wrote).
+template <class T>
+std::errc parse_float16(std::string_view s, T& out) {
+  float f = 0;
+  const std::errc ec = parse_number(s, f);
+  if (ec == std::errc()) out = T(f);
+  return ec;
+}
+std::errc parse_number(std::string_view s, clsort::half& out) {
+  return parse_float16(s, out);
+}
+std::errc parse_number(std::string_view s, clsort::bfloat16& out) {
+  return parse_float16(s, out);
+}
+
 template <class T>
 void append_number(std::string& out, T v) {
   char buf[64];
   const auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);  // floats: shortest exact round trip
   out.append(buf, ec == std::errc() ? p : buf);
   out.push_back('\n');
+}
+// Written as the float of the same value (exact): the shortest text that reads back as that float, which
+// reads back as the same 16-bit value.
+void append_number(std::string& out, clsort::half v) {
+  append_number(out, float(v));
+}
+void append_number(std::string& out, clsort::bfloat16 v) {
+  append_number(out, float(v));
 }
 
 }  // namespace

@@ -297,12 +297,17 @@ class Sorting {
     const std::size_t batch = std::clamp<std::size_t>(
         (std::size_t(64) << 20) / runs.size() / (sizeof(K) + vb_), std::size_t(1), std::size_t(1) << 20);
     const bool descending = job_.options.order == clsort::Order::descending;
+    // The bits the sort orders by (--begin-bit, --end-bit), as the device ordered the runs.
+    constexpr unsigned kBits = sizeof(U) * 8;
+    const unsigned begin = job_.options.begin_bit, end = job_.options.end_bit ? job_.options.end_bit : kBits;
+    const U mask = U(U(end == kBits ? U(~U(0)) : U((U(1) << end) - 1)) & U(~U((U(1) << begin) - 1)));
+    auto code = [&](K k) { return U(clsort::encode_key(k, descending) & mask); };
     using Head = std::pair<U, std::size_t>;  // (encoded key, run index)
     std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heap;
     for (std::size_t i = 0; i < runs.size(); ++i) {
       runs[i].keys.rewind();
       if (runs[i].values) runs[i].values->rewind();
-      if (refill(runs[i], batch)) heap.emplace(clsort::encode_key(runs[i].kbuf[0], descending), i);
+      if (refill(runs[i], batch)) heap.emplace(code(runs[i].kbuf[0]), i);
     }
     const std::size_t out_batch = std::size_t(1) << 16;
     std::vector<K> okeys;
@@ -315,8 +320,7 @@ class Sorting {
       Run& r = runs[i];
       okeys.push_back(r.kbuf[r.pos]);
       if (vb_) ovalues.insert(ovalues.end(), &r.vbuf[r.pos * vb_], &r.vbuf[r.pos * vb_] + vb_);
-      if (++r.pos < r.count || refill(r, batch))
-        heap.emplace(clsort::encode_key(r.kbuf[r.pos], descending), i);
+      if (++r.pos < r.count || refill(r, batch)) heap.emplace(code(r.kbuf[r.pos]), i);
       if (okeys.size() == out_batch || heap.empty()) {
         sink(okeys.data(), ovalues.data(), okeys.size());
         okeys.clear();
@@ -394,6 +398,10 @@ CLI::App* add_sort_command(CLI::App& app, SortArgs& a) {
       "p.sorted");
   cmd->add_option("--type,-t", a.type, "Key type")->required()->check(CLI::IsMember(key_type_names()));
   cmd->add_flag("--descending,-d", a.descending, "Sort in descending order");
+  cmd->add_option("--begin-bit", a.begin_bit,
+                  "Radix sort by bits [BEGIN, END) of each key's order-preserving code only (stable; "
+                  "CUB's begin_bit)");
+  cmd->add_option("--end-bit", a.end_bit, "See --begin-bit; default: the key's width");
   cmd->add_option("--algorithm,-a", a.algorithm, "Algorithm (automatic picks by n and device)")
       ->check(CLI::IsMember(algorithm_names(true)))
       ->capture_default_str();
@@ -429,10 +437,26 @@ int run_sort(const SortArgs& a) {
           {}};
   job.options.order = a.descending ? clsort::Order::descending : clsort::Order::ascending;
   job.options.algorithm = clsort::parse_algorithm(a.algorithm);
+  job.options.begin_bit = a.begin_bit;
+  job.options.end_bit = a.end_bit;
+  if (a.begin_bit || a.end_bit) {  // the library's checks, before any file is touched
+    const unsigned bits = unsigned(clsort::key_size(job.type)) * 8, end = a.end_bit ? a.end_bit : bits;
+    if (a.end_bit > bits)
+      throw CliError("--end-bit " + std::to_string(a.end_bit) + " is past the " + std::to_string(bits) +
+                     " bits of " + a.type + " keys");
+    if (a.begin_bit >= end)
+      throw CliError("--begin-bit " + std::to_string(a.begin_bit) + " is not below the end bit " +
+                     std::to_string(end));
+    if (job.options.algorithm != clsort::Algorithm::automatic &&
+        job.options.algorithm != clsort::Algorithm::radix)
+      throw CliError("--begin-bit and --end-bit need radix sort, not " + a.algorithm);
+  }
   std::string values_out = a.values_out;
   if (job.with_values) {
     if (a.values_type.empty()) throw CliError("--values needs --values-type (the type of the values)");
     job.values_type = parse_key_type(a.values_type);
+    if (clsort::key_size(job.values_type) < 4)
+      throw CliError("--values-type " + a.values_type + ": values must be 4 or 8 bytes wide");
     if (a.values == "-" && a.input == "-") throw CliError("keys and values cannot both come from stdin");
     if (values_out.empty()) {
       if (a.output == "-") throw CliError("--values-out is needed when the keys go to stdout");

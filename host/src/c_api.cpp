@@ -104,6 +104,24 @@ bool to_key_type(clsort_key_type t, clsort::KeyType* out) {
     case CLSORT_KEY_F64:
       *out = clsort::KeyType::f64;
       return true;
+    case CLSORT_KEY_U8:
+      *out = clsort::KeyType::u8;
+      return true;
+    case CLSORT_KEY_I8:
+      *out = clsort::KeyType::i8;
+      return true;
+    case CLSORT_KEY_U16:
+      *out = clsort::KeyType::u16;
+      return true;
+    case CLSORT_KEY_I16:
+      *out = clsort::KeyType::i16;
+      return true;
+    case CLSORT_KEY_F16:
+      *out = clsort::KeyType::f16;
+      return true;
+    case CLSORT_KEY_BF16:
+      *out = clsort::KeyType::bf16;
+      return true;
     case CLSORT_KEY_TYPE_MAX_ENUM:  // only widens the enum's range: any int from C is a valid value
       break;
   }
@@ -111,8 +129,10 @@ bool to_key_type(clsort_key_type t, clsort::KeyType* out) {
 }
 
 bool to_options(clsort_flags flags, clsort::Options* out) {
-  if (flags & ~(CLSORT_DESCENDING | CLSORT_ALGORITHM_MASK)) return false;
+  if (flags & ~(CLSORT_DESCENDING | CLSORT_ALGORITHM_MASK | CLSORT_BIT_RANGE_MASK)) return false;
   out->order = (flags & CLSORT_DESCENDING) ? clsort::Order::descending : clsort::Order::ascending;
+  out->begin_bit = (flags >> 16) & 0xffu;  // checked by the C++ layer, which names the bad one
+  out->end_bit = (flags >> 24) & 0xffu;
   switch (flags & CLSORT_ALGORITHM_MASK) {
     case CLSORT_ALGORITHM_AUTOMATIC:
       out->algorithm = clsort::Algorithm::automatic;

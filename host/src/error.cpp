@@ -116,6 +116,18 @@ const char* to_string(KeyType t) noexcept {
       return "i64";
     case KeyType::f64:
       return "f64";
+    case KeyType::u8:
+      return "u8";
+    case KeyType::i8:
+      return "i8";
+    case KeyType::u16:
+      return "u16";
+    case KeyType::i16:
+      return "i16";
+    case KeyType::f16:
+      return "f16";
+    case KeyType::bf16:
+      return "bf16";
   }
   return "?";
 }
@@ -134,7 +146,22 @@ Algorithm parse_algorithm(const std::string& name) {
 }
 
 std::size_t key_size(KeyType t) noexcept {
-  return (t == KeyType::u64 || t == KeyType::i64 || t == KeyType::f64) ? 8 : 4;
+  switch (t) {
+    case KeyType::u64:
+    case KeyType::i64:
+    case KeyType::f64:
+      return 8;
+    case KeyType::u16:
+    case KeyType::i16:
+    case KeyType::f16:
+    case KeyType::bf16:
+      return 2;
+    case KeyType::u8:
+    case KeyType::i8:
+      return 1;
+    default:
+      return 4;
+  }
 }
 
 namespace detail {

@@ -67,6 +67,7 @@ std::string radix_line(const RadixPlan& p) {
     s += ", " + std::to_string(p.chunks) + " chunks";
   }
   s += ", " + std::to_string(p.passes) + " passes of " + std::to_string(p.bits) + " bits";
+  if (p.bit_range) s += " over bits [" + std::to_string(p.begin_bit) + ", " + std::to_string(p.end_bit) + ")";
   if (p.prefetch) s += ", prefetching";
   if (p.program.register_cap) s += ", " + std::to_string(p.program.register_cap) + " registers";
   return s;

@@ -41,6 +41,10 @@ struct PlanInput {
   unsigned key_bytes;
   unsigned value_bytes;  // 0: keys alone
   std::uint32_t n;
+  // The bits of the code a radix sort orders by, [begin_bit, end_bit); end_bit 0: every bit of the key.
+  unsigned begin_bit = 0, end_bit = 0;
+  unsigned end() const { return end_bit ? end_bit : key_bytes * 8; }
+  bool bit_range() const { return begin_bit != 0 || end() != key_bytes * 8; }
 };
 
 /// The defines every program of a sort starts with: the key and value widths.
@@ -56,6 +60,15 @@ struct RadixPlan {
   unsigned sg_lanes = 0;      // lanes per sub-group
   bool peers_ballot = false;  // peers by ballots; else by local atomics
   unsigned bits = 8, radix = 256, passes = 4;
+  // Pass p sorts by the digit at shift(p): begin_bit up in steps of `bits`, the last pass ending at
+  // end_bit (it overlaps the one before where the range is not a multiple of `bits`; kernels/radix_common.cl
+  // RADIX_PASS_SHIFT).
+  unsigned begin_bit = 0, end_bit = 32;
+  bool bit_range = false;  // fewer bits than the key's
+  unsigned shift(unsigned pass) const {
+    const unsigned s = begin_bit + pass * bits;
+    return s + bits > end_bit ? end_bit - bits : s;
+  }
   unsigned wg = 256, items = 8, tile = 2048;
   bool derived = false;  // wg x items came from the device's local memory and compiler, not a tuning row
   ProgramSpec program;

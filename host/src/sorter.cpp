@@ -61,9 +61,10 @@ void check_value_bytes(std::size_t value_bytes) {
 
 // The plan of one sort: the fitted tuning for its widths, then the algorithm's plan function.
 detail::Plan plan_of(const Sorter::Impl& s, Algorithm algorithm, KeyType type, std::size_t n,
-                     std::size_t value_bytes) {
+                     std::size_t value_bytes, const Options& options) {
   const unsigned kb = unsigned(key_size(type)), vb = unsigned(value_bytes);
-  const detail::PlanInput in{s.facts, s.tuning(kb, vb), kb, vb, std::uint32_t(n)};
+  const detail::PlanInput in{s.facts,           s.tuning(kb, vb), kb, vb, std::uint32_t(n),
+                             options.begin_bit, options.end_bit};
   return detail::make_plan(algorithm, in);
 }
 
@@ -177,7 +178,7 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
   const Impl& s = *impl_;
   SortPlan p;
   p.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
-  const detail::Plan plan = plan_of(s, p.algorithm, type, n, value_bytes);
+  const detail::Plan plan = plan_of(s, p.algorithm, type, n, value_bytes, options);
   p.shape = detail::describe(plan);
   p.build_options = detail::build_options(plan);
   const detail::Tuning& t = s.tuning(unsigned(key_size(type)), unsigned(value_bytes));
@@ -339,7 +340,24 @@ Algorithm automatic_choice(const Sorter::Impl& s, KeyType type, std::size_t n, s
 
 Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
                             const Options& options) {
-  const Algorithm algorithm = options.algorithm == Algorithm::automatic
+  // A bit range is radix sort's (CUB's semantics); the comparison sorts order by whole keys.
+  const unsigned key_bits = unsigned(key_size(type)) * 8;
+  const bool range = options.begin_bit != 0 || options.end_bit != 0;
+  if (range) {
+    const unsigned end = options.end_bit ? options.end_bit : key_bits;
+    if (options.end_bit > key_bits)
+      throw_argument_error("end_bit", std::to_string(options.end_bit) + " is past the " +
+                                          std::to_string(key_bits) + " bits of " + to_string(type) + " keys");
+    if (options.begin_bit >= end)
+      throw_argument_error("begin_bit", std::to_string(options.begin_bit) + " is not below end_bit " +
+                                            std::to_string(end) + " (the range of bits to sort by is empty)");
+    if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::radix)
+      throw_argument_error("algorithm",
+                           std::string("a bit range (begin_bit, end_bit) needs radix sort, not ") +
+                               to_string(options.algorithm));
+  }
+  const Algorithm algorithm = range ? Algorithm::radix
+                              : options.algorithm == Algorithm::automatic
                                   ? automatic_choice(s, type, n, value_bytes)
                                   : options.algorithm;
   if (n > max_n(algorithm))
@@ -356,7 +374,7 @@ cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, co
   if (s.last()) deps.push_back(s.last);
   Run run(s, {s.queue, s.profiling, s.in_order}, type, options.order == Order::descending, keys, values,
           unsigned(value_bytes), std::uint32_t(n), std::move(deps));
-  if (n > 1) execute(run, plan_of(s, algorithm, type, n, value_bytes));
+  if (n > 1) execute(run, plan_of(s, algorithm, type, n, value_bytes, options));
   s.last = run.finish();
   return s.last;
 }

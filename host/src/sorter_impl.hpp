@@ -79,7 +79,8 @@ enum ScratchSlot {
 /// What Algorithm::automatic picks for n keys of `type` with values of `value_bytes` (0: none).
 Algorithm automatic_choice(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes);
 /// The algorithm `options` asks for, or automatic's choice, for a sort of n keys of `type` with values
-/// of `value_bytes` (0: none); throws Error naming n where n is over the algorithm's limit.
+/// of `value_bytes` (0: none; a bit range means radix); throws Error naming n where n is over the
+/// algorithm's limit, and naming begin_bit, end_bit or algorithm for a bad bit range.
 Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
                             const Options& options);
 

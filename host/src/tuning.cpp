@@ -22,7 +22,7 @@ struct Row {
   const char* vendor;  // substring of CL_DEVICE_VENDOR, lower case; "" = any
   const char* type;    // "gpu", "cpu", "accelerator"; "" = any
   const char* name;    // substring of CL_DEVICE_NAME, lower case; "" = any
-  unsigned key_bytes;  // 4 or 8; 0 = any
+  unsigned key_bytes;  // 1, 2, 4 or 8; 0 = any
   Values values;
   const char* params;
   const char* measured;
@@ -54,6 +54,16 @@ const Row k_table[] = {
     // Pairs spill under every register cap tried.
     {"nvidia", "gpu", "", 0, kWithValues, "radix.regs=0", "H100, 2026-11-23: u32 pairs 2^28 1.01x CUB"},
     {"nvidia", "gpu", "", 4, kWithValues, "radix.items=32", "H100, 2026-11-23: u32 pairs 2^26 27.95 Gkeys/s"},
+    // Keys of 8 and 16 bits run the 4-byte keys' kernels on 32-bit codes (only their global loads and
+    // stores are narrow), so they take the 4-byte rows' parameters until measured.
+    {"nvidia", "gpu", "", 2, kNoValues, "radix.items=24 radix.regs=64",
+     "not measured: the 4-byte keys' parameters (u16 / f16 against CUB: tools/gpu_narrow.sh)"},
+    {"nvidia", "gpu", "", 2, kWithValues, "radix.items=32 radix.regs=0",
+     "not measured: the u32 pairs' parameters"},
+    {"nvidia", "gpu", "", 1, kNoValues, "radix.items=24 radix.regs=64",
+     "not measured: the 4-byte keys' parameters"},
+    {"nvidia", "gpu", "", 1, kWithValues, "radix.items=32 radix.regs=0",
+     "not measured: the u32 pairs' parameters"},
     {"advanced micro devices", "gpu", "", 0, kAnyValues, "bitonic.wg=256 bitonic.tile=2048",
      "not measured (no AMD GPU available)"},
     {"intel", "gpu", "", 0, kAnyValues, "bitonic.wg=128 bitonic.tile=1024",
@@ -301,6 +311,11 @@ Tuning tuning_for(const DeviceFacts& device, unsigned key_bytes, unsigned value_
 Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, unsigned value_bytes) {
   // Leave room for the implementation's own local memory use.
   const std::size_t budget = device.local_mem > 4096 ? device.local_mem - 1024 : device.local_mem;
+  // Keys of 8 and 16 bits are 32-bit codes in registers and local memory (kernels/common.cl), so the
+  // budgets below take them as 4 bytes; a digit wider than the key would only add empty counters.
+  const unsigned key_bits = key_bytes * 8;
+  key_bytes = std::max(key_bytes, 4u);
+  t.radix.bits = std::min(t.radix.bits, key_bits);
   auto clamp_wg = [&](unsigned& wg) { wg = std::min<unsigned>(wg, floor_pow2(device.max_work_group)); };
   RadixPolicy& r = t.radix;
   // A tile derived from the device: the most keys per work-item that local memory holds, up to the 24 that
@@ -389,7 +404,7 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
     r.regs = share < 16 ? 0 : std::min(r.regs, share);
   }
   // Onesweep's histogram kernel counts every pass's digits in local memory at once.
-  const std::size_t passes = (key_bytes * 8 + r.bits - 1) / r.bits;
+  const std::size_t passes = (key_bits + r.bits - 1) / r.bits;
   if (passes * (std::size_t(4) << r.bits) > budget) r.onesweep = 0;
 
   // Bitonic by-key sorts, merge and odd-even carry a 4-byte index or source position with each key.

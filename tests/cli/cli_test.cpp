@@ -148,9 +148,25 @@ std::vector<K> make_keys(std::size_t n, std::uint64_t seed) {
         default:
           break;
       }
+    } else if constexpr (clsort::is_float_key_v<K>) {  // clsort::half, clsort::bfloat16: from their bits
+      constexpr U sign = U(U(~U(0) >> 1) + 1), fraction = U(clsort::detail::nan_span<K>());
+      constexpr U exponent = U(U(~U(0) >> 1) & U(~fraction)), quiet = U((fraction >> 1) + 1);
+      const U options[] = {
+          U(exponent | quiet),   U(sign | exponent | quiet), exponent, U(sign | exponent), 0, sign,
+          U(U(rng()) % fraction)};
+      if (rng() % 16 < 7) k = from_bits<K>(options[rng() % 7]);
     }
   }
   return v;
+}
+
+// Text: integers as themselves, 16-bit floats as the float of the same value (what the CLI writes).
+template <class K>
+auto text_value(K k) {
+  if constexpr (clsort::is_float_key_v<K> && !std::is_floating_point_v<K>)
+    return float(k);
+  else
+    return k;
 }
 
 /// clsort's order, written from the documented semantics via encode_key (a bijection): the result is
@@ -168,7 +184,7 @@ std::string to_text(const std::vector<K>& v) {
   std::string s;
   char buf[64];
   for (K k : v) {
-    const auto r = std::to_chars(buf, buf + sizeof buf, k);
+    const auto r = std::to_chars(buf, buf + sizeof buf, text_value(k));
     s.append(buf, r.ptr);
     s += '\n';
   }
@@ -181,10 +197,10 @@ std::vector<K> parse_text(const std::string& s) {
   std::istringstream in(s);
   std::string line;
   while (std::getline(in, line)) {
-    K k{};
-    const auto r = std::from_chars(line.data(), line.data() + line.size(), k);
+    decltype(text_value(K{})) t{};
+    const auto r = std::from_chars(line.data(), line.data() + line.size(), t);
     REQUIRE(r.ec == std::errc());
-    v.push_back(k);
+    v.push_back(K(t));
   }
   return v;
 }
@@ -196,6 +212,12 @@ const char* type_name() {
   if constexpr (std::is_same_v<K, float>) return "f32";
   if constexpr (std::is_same_v<K, std::uint64_t>) return "u64";
   if constexpr (std::is_same_v<K, std::int64_t>) return "i64";
+  if constexpr (std::is_same_v<K, std::uint8_t>) return "u8";
+  if constexpr (std::is_same_v<K, std::int8_t>) return "i8";
+  if constexpr (std::is_same_v<K, std::uint16_t>) return "u16";
+  if constexpr (std::is_same_v<K, std::int16_t>) return "i16";
+  if constexpr (std::is_same_v<K, clsort::half>) return "f16";
+  if constexpr (std::is_same_v<K, clsort::bfloat16>) return "bf16";
   return "f64";
 }
 
@@ -428,6 +450,24 @@ TEST_CASE("cli roundtrip i64") {
 TEST_CASE("cli roundtrip f64") {
   roundtrip<double>();
 }
+TEST_CASE("cli roundtrip u8") {
+  roundtrip<std::uint8_t>();
+}
+TEST_CASE("cli roundtrip i8") {
+  roundtrip<std::int8_t>();
+}
+TEST_CASE("cli roundtrip u16") {
+  roundtrip<std::uint16_t>();
+}
+TEST_CASE("cli roundtrip i16") {
+  roundtrip<std::int16_t>();
+}
+TEST_CASE("cli roundtrip f16") {
+  roundtrip<clsort::half>();
+}
+TEST_CASE("cli roundtrip bf16") {
+  roundtrip<clsort::bfloat16>();
+}
 
 TEST_CASE("cli text forms") {
   Dir d("text_forms");
@@ -504,7 +544,7 @@ TEST_CASE("cli bad input") {
     expect_failure(d, "sort --type u64 - -o existing.out", 1, "partial", "|twelve.bin");  // found at the end
   }
   SUBCASE("unknown type") {
-    expect_failure(d, "sort --type u16 twelve.bin -o existing.out", 2, "u16");
+    expect_failure(d, "sort --type u12 twelve.bin -o existing.out", 2, "u12");
     expect_failure(d, "sort --type u32 twelve.bin -o existing.out --values two.bin --values-type x8", 2,
                    "x8");
   }
@@ -527,8 +567,8 @@ TEST_CASE("cli bad input") {
                    "|three.bin");
     expect_failure(d, "sort --type u32 - -o existing.out --values three.bin --values-type u32", 1,
                    "same count", "|two.bin");
-    expect_failure(d, "sort --type u32 three.bin -o existing.out --values twelve.bin --values-type u16", 2,
-                   "u16");
+    expect_failure(d, "sort --type u32 three.bin -o existing.out --values twelve.bin --values-type u16", 1,
+                   "values must be 4 or 8 bytes wide");
     expect_failure(d, "sort --type u32 three.bin -o existing.out --values two.bin", 1, "--values-type");
   }
   SUBCASE("output cannot be written") {
@@ -539,6 +579,32 @@ TEST_CASE("cli bad input") {
     expect_failure(d, "sort --type u32 three.bin -o existing.out --device no-such-device-xyz", 1,
                    "no-such-device-xyz");
   }
+}
+
+TEST_CASE("cli bit range") {
+  Dir d("bit_range");
+  const std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(20000, 7);
+  write_file(d / "in.bin", bytes_of(keys));
+  write_file(d / "existing.out", "precious contents\n");
+  for (bool descending : {false, true}) {
+    CAPTURE(descending);
+    std::vector<std::uint32_t> want = keys;
+    std::stable_sort(want.begin(), want.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const std::uint32_t fa = (a >> 4) & 0xFF, fb = (b >> 4) & 0xFF;
+      return descending ? fa > fb : fa < fb;
+    });
+    const std::string order = descending ? " --descending" : "";
+    // One device pass, and chunks merged on the host by the same bits.
+    for (const char* chunks : {"", " --chunk-keys 3000"}) {
+      const Result r = d.run(std::string("sort -t u32 --begin-bit 4 --end-bit 12") + order + chunks +
+                             " in.bin -o out.bin");
+      REQUIRE(r.code == 0);
+      CHECK(read_file(d / "out.bin") == bytes_of(want));
+    }
+  }
+  expect_failure(d, "sort -t u32 --begin-bit 12 --end-bit 4 in.bin -o existing.out", 1, "--begin-bit 12");
+  expect_failure(d, "sort -t u16 --end-bit 17 in.bin -o existing.out", 1, "--end-bit 17");
+  expect_failure(d, "sort -t u32 --end-bit 8 -a merge in.bin -o existing.out", 1, "need radix");
 }
 
 TEST_CASE("cli multi chunk") {

@@ -123,7 +123,9 @@ void report(const std::string& what, const std::string& error) {
 void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std::size_t n,
          std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  const Dist dist = type == KeyType::f32 || type == KeyType::f64 ? Dist::specials : Dist::few_unique;
+  const bool is_float =
+      type == KeyType::f32 || type == KeyType::f64 || type == KeyType::f16 || type == KeyType::bf16;
+  const Dist dist = is_float ? Dist::specials : Dist::few_unique;
   const std::vector<std::uint64_t> keys = make_keys(type, dist, n, rng);
   const clsort::Options options{order, c.algorithm};
   const std::string what = std::string(c.name) + " " + clsort::to_string(type) + " " +

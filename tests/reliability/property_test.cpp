@@ -88,7 +88,7 @@ Case draw(std::uint64_t run, std::size_t index) {
   c.index = index;
   c.seed = mix(run ^ mix(index));
   std::mt19937_64 rng(c.seed);
-  c.type = all_types()[rng() % 6];
+  c.type = all_types()[rng() % all_types().size()];
   c.order = rng() % 2 ? Order::descending : Order::ascending;
   static const Algorithm algorithms[] = {Algorithm::radix, Algorithm::radix, Algorithm::bitonic,
                                          Algorithm::selection, Algorithm::automatic};

@@ -20,8 +20,9 @@ using clsort::KeyType;
 using clsort::Order;
 
 inline const std::vector<KeyType>& all_types() {
-  static const std::vector<KeyType> t{KeyType::u32, KeyType::i32, KeyType::f32,
-                                      KeyType::u64, KeyType::i64, KeyType::f64};
+  static const std::vector<KeyType> t{KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64,
+                                      KeyType::i64, KeyType::f64, KeyType::u8,  KeyType::i8,
+                                      KeyType::u16, KeyType::i16, KeyType::f16, KeyType::bf16};
   return t;
 }
 
@@ -29,8 +30,28 @@ inline unsigned width(KeyType t) {
   return unsigned(clsort::key_size(t));
 }
 
+inline std::uint64_t width_mask(KeyType t) {
+  return width(t) == 8 ? ~0ull : (1ull << (8 * width(t))) - 1;
+}
+
+// The 16-bit floats' value from their fields (IEEE 754's definition), as a double: exact.
+inline double float16_value(KeyType t, std::uint64_t b) {
+  const int mant = t == KeyType::f16 ? 10 : 7, bias = t == KeyType::f16 ? 15 : 127;
+  const std::uint64_t frac = b & ((1u << mant) - 1), exp = (b >> mant) & ((1u << (15 - mant)) - 1);
+  const bool negative = (b >> 15) & 1;
+  double v;
+  if (exp == (1u << (15 - mant)) - 1)
+    v = frac ? std::nan("") : HUGE_VAL;
+  else if (exp == 0)
+    v = std::ldexp(double(frac), 1 - bias - mant);
+  else
+    v = std::ldexp(double(frac | (1u << mant)), int(exp) - bias - mant);
+  return negative ? -v : v;
+}
+
 // Keys are held as their bit patterns, zero-extended to 64 bits, so one code path serves every type.
 inline bool is_nan(KeyType t, std::uint64_t b) {
+  if (t == KeyType::f16 || t == KeyType::bf16) return std::isnan(float16_value(t, b));
   if (t == KeyType::f32) return (b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu) != 0;
   if (t == KeyType::f64)
     return (b & 0x7FF0000000000000ull) == 0x7FF0000000000000ull && (b & 0x000FFFFFFFFFFFFFull) != 0;
@@ -42,17 +63,28 @@ inline bool is_nan(KeyType t, std::uint64_t b) {
 // clsort's encode_key.
 inline bool less(KeyType t, std::uint64_t a, std::uint64_t b) {
   switch (t) {
+    case KeyType::u8:
+    case KeyType::u16:
     case KeyType::u32:
     case KeyType::u64:
       return a < b;
+    case KeyType::i8:
+      return std::int8_t(std::uint8_t(a)) < std::int8_t(std::uint8_t(b));
+    case KeyType::i16:
+      return std::int16_t(std::uint16_t(a)) < std::int16_t(std::uint16_t(b));
     case KeyType::i32:
       return std::int32_t(std::uint32_t(a)) < std::int32_t(std::uint32_t(b));
     case KeyType::i64:
       return std::int64_t(a) < std::int64_t(b);
+    case KeyType::f16:
+    case KeyType::bf16:
     case KeyType::f32:
     case KeyType::f64: {
       double x, y;
-      if (t == KeyType::f32) {
+      if (t == KeyType::f16 || t == KeyType::bf16) {
+        x = float16_value(t, a);
+        y = float16_value(t, b);
+      } else if (t == KeyType::f32) {
         float fx, fy;
         const std::uint32_t ax = std::uint32_t(a), by = std::uint32_t(b);
         std::memcpy(&fx, &ax, 4);
@@ -79,28 +111,13 @@ inline bool before(KeyType t, Order o, std::uint64_t a, std::uint64_t b) {
 inline std::vector<unsigned char> pack(KeyType t, const std::vector<std::uint64_t>& bits) {
   const unsigned w = width(t);
   std::vector<unsigned char> out(bits.size() * w);
-  for (std::size_t i = 0; i < bits.size(); ++i) {
-    if (w == 4) {
-      const std::uint32_t v = std::uint32_t(bits[i]);
-      std::memcpy(&out[i * 4], &v, 4);
-    } else {
-      std::memcpy(&out[i * 8], &bits[i], 8);
-    }
-  }
+  for (std::size_t i = 0; i < bits.size(); ++i) std::memcpy(&out[i * w], &bits[i], w);  // little-endian
   return out;
 }
 inline std::vector<std::uint64_t> unpack(KeyType t, const unsigned char* bytes, std::size_t n) {
   const unsigned w = width(t);
-  std::vector<std::uint64_t> out(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (w == 4) {
-      std::uint32_t v;
-      std::memcpy(&v, bytes + i * 4, 4);
-      out[i] = v;
-    } else {
-      std::memcpy(&out[i], bytes + i * 8, 8);
-    }
-  }
+  std::vector<std::uint64_t> out(n, 0);
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(&out[i], bytes + i * w, w);  // little-endian
   return out;
 }
 
@@ -187,13 +204,19 @@ inline std::vector<std::uint64_t> special_bits(KeyType t) {
             0x7FFFFFFFFFFFFFFFull,
             0xFFFFFFFFFFFFFFFFull,
             0x0010000000000000ull};
-  const std::uint64_t top = width(t) == 4 ? 0xFFFFFFFFull : ~0ull;
-  const std::uint64_t sign = width(t) == 4 ? 0x80000000ull : 0x8000000000000000ull;
+  if (t == KeyType::f16)  // the same set for binary16
+    return {0x0,    0x8000, 0x7C00, 0xFC00, 0x0001, 0x8001, 0x03FF, 0x83FF, 0x7BFF, 0xFBFF,
+            0x3C00, 0xBC00, 0x7E00, 0xFE00, 0x7C01, 0xFC01, 0x7FFF, 0xFFFF, 0x7E5A, 0x0400};
+  if (t == KeyType::bf16)  // and for bfloat16
+    return {0x0,    0x8000, 0x7F80, 0xFF80, 0x0001, 0x8001, 0x007F, 0x807F, 0x7F7F, 0xFF7F,
+            0x3F80, 0xBF80, 0x7FC0, 0xFFC0, 0x7F81, 0xFF81, 0x7FFF, 0xFFFF, 0x7FDA, 0x0080};
+  const std::uint64_t top = width_mask(t);
+  const std::uint64_t sign = (top >> 1) + 1;
   return {0, 1, 2, top, top - 1, sign, sign - 1, sign + 1, top / 3};
 }
 
 inline std::vector<std::uint64_t> make_keys(KeyType t, Dist d, std::size_t n, std::mt19937_64& rng) {
-  const std::uint64_t mask = width(t) == 4 ? 0xFFFFFFFFull : ~0ull;
+  const std::uint64_t mask = width_mask(t);
   std::vector<std::uint64_t> v(n);
   const std::vector<std::uint64_t> specials = special_bits(t);
   std::vector<std::uint64_t> pool;
@@ -207,7 +230,7 @@ inline std::vector<std::uint64_t> make_keys(KeyType t, Dist d, std::size_t n, st
         v[i] = rng() & mask;
         break;
       case Dist::narrow:  // many duplicates, and the high digits all equal: a radix pass per digit
-        v[i] = (pool[0] & ~std::uint64_t(0xFFF)) | (rng() & 0x3F);
+        v[i] = ((pool[0] & ~std::uint64_t(0xFFF)) | (rng() & 0x3F)) & mask;
         break;
       case Dist::few_unique:
         v[i] = pool[rng() % pool.size()];

@@ -67,22 +67,40 @@ inline const std::vector<Order>& both_orders() {
 enum class Dist { random, sorted, reversed, all_equal, few_unique, sawtooth, extremes, float_specials };
 const char* to_string(Dist d);
 
+/// Floating-point keys: float, double and the 16-bit clsort::half and clsort::bfloat16.
+template <class K>
+constexpr bool is_float_v =
+    std::is_floating_point_v<K> || std::is_same_v<K, clsort::half> || std::is_same_v<K, clsort::bfloat16>;
+/// The fraction bits of a floating-point key type.
+template <class K>
+constexpr int fraction_bits() {
+  if constexpr (std::is_same_v<K, clsort::half>)
+    return 10;
+  else if constexpr (std::is_same_v<K, clsort::bfloat16>)
+    return 7;
+  else
+    return std::numeric_limits<K>::digits - 1;
+}
+
 template <class K>
 std::vector<Dist> distributions() {
   std::vector<Dist> d{Dist::random,     Dist::sorted,   Dist::reversed, Dist::all_equal,
                       Dist::few_unique, Dist::sawtooth, Dist::extremes};
-  if (std::is_floating_point_v<K>) d.push_back(Dist::float_specials);
+  if (is_float_v<K>) d.push_back(Dist::float_specials);
   return d;
 }
 /// The one non-random distribution kept at the largest size when the matrix is not full: the one most
 /// likely to break a transform (NaNs, +-0, infinities for floats; min/max for integers).
 template <class K>
 Dist special_distribution() {
-  return std::is_floating_point_v<K> ? Dist::float_specials : Dist::extremes;
+  return is_float_v<K> ? Dist::float_specials : Dist::extremes;
 }
 
 template <class K>
-using Bits = std::conditional_t<sizeof(K) == 8, std::uint64_t, std::uint32_t>;
+using Bits =
+    std::conditional_t<sizeof(K) == 8, std::uint64_t,
+                       std::conditional_t<sizeof(K) == 4, std::uint32_t,
+                                          std::conditional_t<sizeof(K) == 2, std::uint16_t, std::uint8_t>>>;
 
 template <class T>
 Bits<T> bits_of(T x) {
@@ -101,6 +119,8 @@ template <class K>
 bool is_nan_key(K k) {
   if constexpr (std::is_floating_point_v<K>)
     return std::isnan(k);
+  else if constexpr (is_float_v<K>)
+    return std::isnan(float(k));  // exact: every half and bfloat16 is a float
   else
     return false;
 }
@@ -119,38 +139,42 @@ std::string hex(const T& x) {
 }
 
 /// Float values every float test must survive: signed zeros, infinities, NaNs of both signs with
-/// several payloads (quiet and signalling), denormals of both signs, and the normal extremes.
+/// several payloads (quiet and signalling), denormals of both signs, and the normal extremes. Built from
+/// bits, so that the 16-bit types get the same set.
 template <class F>
 std::vector<F> special_floats() {
   using U = Bits<F>;
-  using L = std::numeric_limits<F>;
-  constexpr int mant = L::digits - 1;
-  const U sign = U(1) << (sizeof(U) * 8 - 1);
-  const U exp_all = ((U(1) << (sizeof(U) * 8 - 1 - mant)) - 1) << mant;
-  const U quiet = U(1) << (mant - 1);
-  const U mant_max = (U(1) << mant) - 1;
-  std::vector<F> v{F(0),
-                   -F(0),
-                   L::infinity(),
-                   -L::infinity(),
-                   L::denorm_min(),
-                   -L::denorm_min(),
-                   from_bits<F>(mant_max),         // largest denormal
-                   from_bits<F>(sign | mant_max),  // its negative
-                   from_bits<F>(U(0x1234) & mant_max),
-                   L::min(),
-                   -L::min(),
-                   L::max(),
-                   L::lowest(),
-                   L::epsilon(),
-                   F(1),
-                   F(-1)};
-  for (U payload : {U(0), U(1), U(0x5a5a) & (quiet - 1), quiet - 1}) {
-    v.push_back(from_bits<F>(exp_all | quiet | payload));         // quiet NaN
-    v.push_back(from_bits<F>(sign | exp_all | quiet | payload));  // negative quiet NaN
-    if (payload) {                                                // signalling NaN (payload != 0)
-      v.push_back(from_bits<F>(exp_all | payload));
-      v.push_back(from_bits<F>(sign | exp_all | payload));
+  constexpr int mant = fraction_bits<F>();
+  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
+  const U exp_all = U(((U(1) << (sizeof(U) * 8 - 1 - mant)) - 1) << mant);
+  const U quiet = U(U(1) << (mant - 1));
+  const U mant_max = U((U(1) << mant) - 1);
+  const U bias = U(exp_all >> (mant + 1));  // the exponent field of 1.0
+  const U one = U(bias << mant), min_normal = U(U(1) << mant), max_finite = U(exp_all - 1);
+  const U epsilon = U(U(bias - mant) << mant);
+  auto f = [](U b) { return from_bits<F>(b); };
+  std::vector<F> v{f(0),
+                   f(sign),
+                   f(exp_all),
+                   f(U(sign | exp_all)),
+                   f(1),  // smallest denormal
+                   f(U(sign | 1)),
+                   f(mant_max),            // largest denormal
+                   f(U(sign | mant_max)),  // its negative
+                   f(U(U(0x1234) & mant_max)),
+                   f(min_normal),
+                   f(U(sign | min_normal)),
+                   f(max_finite),
+                   f(U(sign | max_finite)),
+                   f(epsilon),
+                   f(one),
+                   f(U(sign | one))};
+  for (U payload : {U(0), U(1), U(U(0x5a5a) & (quiet - 1)), U(quiet - 1)}) {
+    v.push_back(f(U(exp_all | quiet | payload)));         // quiet NaN
+    v.push_back(f(U(sign | exp_all | quiet | payload)));  // negative quiet NaN
+    if (payload) {                                        // signalling NaN (payload != 0)
+      v.push_back(f(U(exp_all | payload)));
+      v.push_back(f(U(sign | exp_all | payload)));
     }
   }
   return v;
@@ -166,10 +190,11 @@ std::vector<K> integer_extremes() {
 
 template <class K>
 std::vector<K> type_extremes() {
-  if constexpr (std::is_floating_point_v<K>) {
-    using L = std::numeric_limits<K>;
-    return {L::lowest(), L::max(), L::min(),      -L::min(),      L::denorm_min(), -L::denorm_min(),
-            K(0),        -K(0),    L::infinity(), -L::infinity(), L::epsilon(),    K(1)};
+  if constexpr (is_float_v<K>) {
+    // lowest, max, +-min normal, +-denorm_min, +-0, +-inf, epsilon, 1: special_floats without its NaNs
+    // and its odd denormals.
+    const std::vector<K> s = special_floats<K>();
+    return {s[12], s[11], s[9], s[10], s[4], s[5], s[0], s[1], s[2], s[3], s[13], s[14]};
   } else {
     return integer_extremes<K>();
   }
@@ -181,7 +206,9 @@ std::vector<K> type_extremes() {
 /// (deliberately not clsort::key_less or encode_key, so that a transform bug cannot hide in both).
 template <class K>
 bool ref_less(K a, K b) {
-  if constexpr (std::is_floating_point_v<K>) {
+  if constexpr (is_float_v<K> && !std::is_floating_point_v<K>) {
+    return ref_less(float(a), float(b));  // exact conversions: the same order and the same NaNs and zeros
+  } else if constexpr (std::is_floating_point_v<K>) {
     const bool na = std::isnan(a), nb = std::isnan(b);
     if (na || nb) return !na && nb;  // NaNs after everything, equivalent among themselves
     if (a != b) return a < b;
@@ -242,7 +269,7 @@ std::vector<K> make_keys(Dist dist, std::size_t n, std::uint64_t seed) {
     }
     case Dist::few_unique: {
       std::vector<K> pool{K(0)};
-      if (std::is_floating_point_v<K>) pool.push_back(K(-0.0));  // -0 and +0 are distinct keys
+      if (is_float_v<K>) pool.push_back(K(-0.0f));  // -0 and +0 are distinct keys
       for (int i = 0; i < 4; ++i) pool.push_back(random_key<K>(rng));
       for (auto& x : v) x = pick(pool);
       break;
@@ -251,8 +278,8 @@ std::vector<K> make_keys(Dist dist, std::size_t n, std::uint64_t seed) {
       const std::size_t period = 61;  // prime, so the teeth straddle every power-of-two boundary
       for (std::size_t i = 0; i < n; ++i) {
         const long long t = static_cast<long long>(i % period);
-        if constexpr (std::is_floating_point_v<K>)
-          v[i] = K(t - 30) * K(0.5);
+        if constexpr (is_float_v<K>)
+          v[i] = K(float(t - 30) * 0.5f);
         else if constexpr (std::is_signed_v<K>)
           v[i] = K(t - 30);
         else
@@ -267,15 +294,15 @@ std::vector<K> make_keys(Dist dist, std::size_t n, std::uint64_t seed) {
     }
     case Dist::float_specials: {
       std::vector<K> pool;
-      if constexpr (std::is_floating_point_v<K>) pool = special_floats<K>();
+      if constexpr (is_float_v<K>) pool = special_floats<K>();
       if (pool.empty()) pool = type_extremes<K>();
       for (auto& x : v) {
         const auto r = rng();
         if (r % 2)
           x = pick(pool);
         else if (r % 4 == 0)  // random denormal of either sign
-          x = from_bits<K>(Bits<K>(rng() & ((Bits<K>(1) << (std::numeric_limits<K>::digits - 1)) - 1)) |
-                           (Bits<K>(r >> 3 & 1) << (sizeof(K) * 8 - 1)));
+          x = from_bits<K>(Bits<K>(Bits<K>(rng() & ((Bits<K>(1) << fraction_bits<K>()) - 1)) |
+                                   Bits<K>(Bits<K>(r >> 3 & 1) << (sizeof(K) * 8 - 1))));
         else
           x = random_key<K>(rng);
       }

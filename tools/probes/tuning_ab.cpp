@@ -11,10 +11,12 @@
 //
 //   clsort_probe_tuning --types u32,f32 --sizes 2^24,2^26 --variant "" --variant "radix.items=20" --rounds 2
 //   clsort_probe_tuning --values --sizes 2^24 --variant "" --variant "radix.items=28"
+//   clsort_probe_tuning --types u16,f16 --sizes 2^24,2^26 --profile      (narrow keys: two passes)
 //
 // docs/benchmarks.md calls it the sweep driver; docs/tuning.md says how a row is measured with it.
 #include <CLI/CLI.hpp>
 #include <clsort/clsort.hpp>
+#include <clsort/key_transform.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -105,7 +107,7 @@ Timing time_sorts(clsort::Sorter& s, const Input& in, bool values, int reps) {
   std::vector<std::uint32_t> index(values ? n : 0);
   q.enqueueReadBuffer(work, CL_TRUE, 0, key_bytes, out.data());
   if (values) q.enqueueReadBuffer(vwork, CL_TRUE, 0, n * 4, index.data());
-  bool ok = std::is_sorted(out.begin(), out.end());
+  bool ok = std::is_sorted(out.begin(), out.end(), [](K a, K b) { return clsort::key_less(a, b); });
   std::uint64_t sum = 0, xor_ = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t b = key_bits(reinterpret_cast<const unsigned char*>(&out[i]), sizeof(K));
@@ -125,7 +127,8 @@ int main(int argc, char** argv) {
   int rounds = 2, reps = 7;
   bool values = false, profile = false;
   std::string device;
-  app.add_option("--types", types, "key types, comma-separated: u32, i32, f32, u64, i64, f64")
+  app.add_option("--types", types,
+                 "key types, comma-separated: u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16, bf16")
       ->delimiter(',')
       ->check(CLI::IsMember(clsort_cli::key_type_names()));
   app.add_option("--sizes", sizes, "n, comma-separated (1000, 2^20, 1e6, 4Ki)")->delimiter(',');
@@ -160,6 +163,12 @@ int main(int argc, char** argv) {
         for (const std::size_t n : ns) {
           const KeyType type = clsort_cli::parse_key_type(name);
           const Input in = make_input(type, n);
+          if (round == 0)  // the row's shape: its passes, tiles and ranking for this key type
+            std::printf(
+                "plan %s%s %-6s %s\n", name.c_str(), values ? "+u32" : "", clsort_cli::format_n(n).c_str(),
+                sorters[0]
+                    .plan(type, n, values ? 4 : 0, {clsort::Order::ascending, clsort::Algorithm::radix})
+                    .shape.c_str());
           for (std::size_t i = 0; i < variants.size(); ++i) {
             const Timing t = visit_key_type(type, [&](auto tag) {
               return time_sorts<typename decltype(tag)::type>(sorters[i], in, values, reps);

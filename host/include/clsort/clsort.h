@@ -77,6 +77,12 @@ typedef enum clsort_key_type {
   CLSORT_KEY_U64 = 3,                   /**< uint64_t */
   CLSORT_KEY_I64 = 4,                   /**< int64_t */
   CLSORT_KEY_F64 = 5,                   /**< double */
+  CLSORT_KEY_U8 = 6,                    /**< uint8_t */
+  CLSORT_KEY_I8 = 7,                    /**< int8_t */
+  CLSORT_KEY_U16 = 8,                   /**< uint16_t */
+  CLSORT_KEY_I16 = 9,                   /**< int16_t */
+  CLSORT_KEY_F16 = 10,                  /**< IEEE binary16, as its 16 bits (uint16_t); orders like float */
+  CLSORT_KEY_BF16 = 11,                 /**< bfloat16, as its 16 bits (uint16_t); orders like float */
   CLSORT_KEY_TYPE_MAX_ENUM = 0x7FFFFFFF /**< not a key type: makes any int a valid value in C++ */
 } clsort_key_type;
 
@@ -100,6 +106,12 @@ typedef unsigned int clsort_flags;
 #define CLSORT_ALGORITHM_MERGE (5u << 4)
 /** The bits of flags that select the algorithm. */
 #define CLSORT_ALGORITHM_MASK (0xfu << 4)
+/** Radix sort by bits [begin, end) of each key's order-preserving code only (clsort::Options::begin_bit,
+    end_bit; CUB's semantics; stable): ORed into the flags, with automatic or radix. end 0 means the key's
+    width; otherwise begin < end <= the key's bits, else CLSORT_ERROR_INVALID_ARGUMENT. Both below 256. */
+#define CLSORT_BIT_RANGE(begin, end) ((((clsort_flags)(begin)&0xffu) << 16) | (((clsort_flags)(end)&0xffu) << 24))
+/** The bits of flags that hold a bit range. */
+#define CLSORT_BIT_RANGE_MASK (0xffffu << 16)
 
 /** A sorter bound to one command queue (and through it its context and device). Use it from one thread
  * at a time; separate sorters, also on one queue's context, may run concurrently. */

@@ -29,6 +29,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "clsort/float16.hpp"
 #include "clsort/version.hpp"
 
 /// Marks what the shared library exports: it is built with hidden visibility, so only the C++ API declared
@@ -56,10 +57,19 @@ enum class Algorithm { automatic, radix, bitonic, selection, odd_even, merge };
 struct Options {
   Order order = Order::ascending;              ///< ascending or descending
   Algorithm algorithm = Algorithm::automatic;  ///< forcing one applies its limit on n (max_n())
+  /// Radix sort only (automatic then runs radix; forcing another algorithm throws): order by bits
+  /// [begin_bit, end_bit) of each key's order-preserving code (clsort/key_transform.hpp's encode_key, before
+  /// descending's inversion) and ignore the others, as CUB's begin_bit / end_bit do. Keys equal in those
+  /// bits keep their input order (the sort is stable). Only the passes over those bits run: keys known to
+  /// use 20 bits sort in 3 passes of 8 bits instead of 4. end_bit 0 means the key's width; otherwise
+  /// begin_bit < end_bit <= the key's bits, else Error naming the argument.
+  unsigned begin_bit = 0;
+  unsigned end_bit = 0;  ///< see begin_bit; 0: the key's width
 };
 
-/// Key types clsort sorts. Values may be any 4- or 8-byte trivially copyable type.
-enum class KeyType { u32, i32, f32, u64, i64, f64 };
+/// Key types clsort sorts. Values may be any 4- or 8-byte trivially copyable type. f16 is IEEE binary16
+/// (clsort::half), bf16 bfloat16 (clsort::bfloat16); both order like f32.
+enum class KeyType { u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16, bf16 };
 
 /// The error every clsort call throws. `status()` is the OpenCL status (CL_INVALID_VALUE and friends for
 /// argument errors found by clsort itself), `where()` names the failing OpenCL call or the offending
@@ -154,6 +164,18 @@ template <>
 struct key_type_of<std::int64_t> : std::integral_constant<KeyType, KeyType::i64> {};
 template <>
 struct key_type_of<double> : std::integral_constant<KeyType, KeyType::f64> {};
+template <>
+struct key_type_of<std::uint8_t> : std::integral_constant<KeyType, KeyType::u8> {};
+template <>
+struct key_type_of<std::int8_t> : std::integral_constant<KeyType, KeyType::i8> {};
+template <>
+struct key_type_of<std::uint16_t> : std::integral_constant<KeyType, KeyType::u16> {};
+template <>
+struct key_type_of<std::int16_t> : std::integral_constant<KeyType, KeyType::i16> {};
+template <>
+struct key_type_of<half> : std::integral_constant<KeyType, KeyType::f16> {};
+template <>
+struct key_type_of<bfloat16> : std::integral_constant<KeyType, KeyType::bf16> {};
 
 CLSORT_API std::size_t key_size(KeyType t) noexcept;
 

@@ -1,6 +1,8 @@
 // Bitonic sort driver: tiles sorted in local memory, then per merge stage the steps whose pairs span tiles,
 // several per global launch (kernels/bitonic.cl), finished by a local-memory kernel. Keys are encoded by
 // the first kernel and decoded by the last. By-key sorts carry input indices and gather values at the end.
+#include <algorithm>
+
 #include "run.hpp"
 
 namespace clsort::detail {
@@ -87,8 +89,8 @@ BitonicPlan plan_bitonic(const PlanInput& in) {
   if (in.device.vendor.find("intel(r)") != std::string::npos)
     p.program.defines.set("BITONIC_LOAD_UNROLL", 16);
   // A work-item holds 2^k elements of a global group in registers: at most 64 32-bit words of them
-  // (keys of 8 bytes or carrying an index take two or three).
-  const unsigned words = (in.key_bytes + (in.value_bytes ? 4 : 0)) / 4;
+  // (keys of 8 bytes or carrying an index take two or three; narrower keys are 32-bit codes there).
+  const unsigned words = (std::max(in.key_bytes, 4u) + (in.value_bytes ? 4 : 0)) / 4;
   p.max_steps = std::max(1u, std::min(6u, p.policy.steps));
   while (p.max_steps > 1 && (words << p.max_steps) > 64) --p.max_steps;
   p.global_wg = std::min(p.policy.wg, 256u);

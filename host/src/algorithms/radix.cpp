@@ -13,7 +13,7 @@ void run_cpu(Run& run, const RadixPlan& p) {
   cl::Kernel scatter = run.kernel(p.program, "radix_cpu_scatter");
   cl::Kernel buckets = run.kernel(p.program, "radix_cpu_buckets");
   const cl_uint n = run.n, chunks = p.chunks, chunk = p.chunk;
-  const cl_uint shift = run.key_bytes * 8 - p.bits;  // the most significant digit (RADIX_CPU_SHIFT)
+  const cl_uint shift = p.end_bit - p.bits;  // the most significant digit (RADIX_CPU_SHIFT)
 
   cl::Buffer keys_tmp = run.scratch(kScratchKeys, std::size_t(n) * run.key_bytes);
   cl::Buffer values_tmp;
@@ -56,7 +56,7 @@ void run_reduce_then_scan(Run& run, const RadixPlan& p) {
   cl::Buffer vsrc = run.values ? *run.values : cl::Buffer(), vdst = values_tmp;
   const cl_uint kind = run.kind, descending = run.descending;
   for (unsigned pass = 0; pass < p.passes; ++pass) {
-    const cl_uint shift = pass * p.bits;
+    const cl_uint shift = p.shift(pass);
     const cl_uint encode = pass == 0, decode = pass + 1 == p.passes;
     set_args(histogram, src, n, shift, encode, kind, descending, tiles_per_group, counts);
     run.launch(histogram, std::size_t(groups) * wg, wg, "radix_histogram");

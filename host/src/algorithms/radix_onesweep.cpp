@@ -100,16 +100,19 @@ bool self_test(Sorter::Impl& s, KeyType type, unsigned value_bytes, const RadixP
     const std::uint64_t index = i;
     if (vb) std::memcpy(&values[std::size_t(i) * vb], &index, vb);
   }
-  // Each key's expected place: a stable sort of (key, index) by key, as unsigned bits ascending.
+  // Each key's expected place: a stable sort of (key, index) by key, as unsigned bits ascending, by the
+  // plan's bits only (a program for a bit range orders by nothing else).
   auto key_at = [&](const std::vector<unsigned char>& v, std::size_t i) {
     std::uint64_t key = 0;
     std::memcpy(&key, &v[i * kb], kb);
     return key;
   };
+  const unsigned width = p.end_bit - p.begin_bit;
+  const std::uint64_t field_mask = width >= 64 ? ~0ull : (1ull << width) - 1;
+  auto field = [&](std::size_t i) { return (key_at(keys, i) >> p.begin_bit) & field_mask; };
   std::vector<cl_uint> order(n);
   for (cl_uint i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](cl_uint l, cl_uint r) { return key_at(keys, l) < key_at(keys, r); });
+  std::stable_sort(order.begin(), order.end(), [&](cl_uint l, cl_uint r) { return field(l) < field(r); });
 
   // The test must not wait for the caller's work: on the caller's queue its blocking reads would wait
   // for whatever was enqueued before (an in-order queue), and the caller may release that only after this
@@ -129,8 +132,11 @@ bool self_test(Sorter::Impl& s, KeyType type, unsigned value_bytes, const RadixP
   cl::CommandQueue queue(s.context, s.device, 0, &status);
   if (status != CL_SUCCESS) throw_cl_error(status, "clCreateCommandQueue(onesweep self-test)");
   // Unsigned bits ascending (kind 0): the order the host computed.
-  Run test(s, {queue, false, true}, key_size(type) == 8 ? KeyType::u64 : KeyType::u32, false, a,
-           vb ? &va : nullptr, vb, n, {});
+  const KeyType bits_type = kb == 8   ? KeyType::u64
+                            : kb == 4 ? KeyType::u32
+                            : kb == 2 ? KeyType::u16
+                                      : KeyType::u8;
+  Run test(s, {queue, false, true}, bits_type, false, a, vb ? &va : nullptr, vb, n, {});
   Kernels k(test, p.program);
   std::vector<unsigned char> out_keys(keys.size()), out_values(values.size());
   for (int attempt = 0; attempt < kSelfTestRuns; ++attempt) {

@@ -6,6 +6,14 @@
 
 namespace clsort::detail {
 
+namespace {
+// A bit range's programs carry it (kernels/common.cl KEY_BEGIN_BIT, KEY_END_BIT); a full range adds
+// nothing, so the usual programs stay as they are.
+void range_defines(const PlanInput& in, Defines& d) {
+  if (in.bit_range()) d.set("KEY_BEGIN_BIT", in.begin_bit).set("KEY_END_BIT", in.end());
+}
+}  // namespace
+
 ProgramSpec radix_program(const PlanInput& in, const RadixPlan& p, const char* shape_file) {
   using S = RadixPlan::Subgroups;
   ProgramSpec spec;
@@ -21,6 +29,7 @@ ProgramSpec radix_program(const PlanInput& in, const RadixPlan& p, const char* s
   spec.files.push_back(shape_file);
   spec.defines = width_defines(in);
   spec.defines.set("RADIX_BITS", p.bits).set("RADIX_WG", p.wg).set("RADIX_ITEMS", p.items);
+  range_defines(in, spec.defines);
   if (p.multisplit) {
     spec.defines.set("RADIX_MATCH", 1);
     if (p.peers_ballot) spec.defines.set("RADIX_PEERS_BALLOT", 1);
@@ -36,9 +45,15 @@ RadixPlan plan_radix(const PlanInput& in) {
   const std::uint32_t n = in.n;
   const unsigned units = in.device.compute_units;
   RadixPlan p;
-  p.bits = r.bits;
-  p.radix = 1u << r.bits;
-  p.passes = (in.key_bytes * 8 + r.bits - 1) / r.bits;
+  // A range narrower than a digit takes a digit of its width (a program of its own): a wider one would
+  // order by bits outside the range.
+  const unsigned range = in.end() - in.begin_bit;
+  p.bits = std::min(r.bits, range);
+  p.radix = 1u << p.bits;
+  p.passes = (range + p.bits - 1) / p.bits;
+  p.begin_bit = in.begin_bit;
+  p.end_bit = in.end();
+  p.bit_range = in.bit_range();
   p.wg = r.wg;
   p.items = r.items;
   p.derived = r.derived;
@@ -52,7 +67,11 @@ RadixPlan plan_radix(const PlanInput& in) {
     p.program.files = {"radix_common.cl", "radix_cpu.cl"};
     p.program.defines = width_defines(in);
     p.program.defines.set("RADIX_BITS", p.bits).set("RADIX_WG", p.wg).set("RADIX_ITEMS", p.items);
-    if (r.buckets) p.program.defines.set("RADIX_CPU_TOP", r.buckets == 2 ? 1 : 0);
+    range_defines(in, p.program.defines);
+    // The buckets' top passes find runs of keys equal in their top digits by whole-code compares; with a
+    // bit range every pass runs over the bucket instead.
+    if (r.buckets || in.bit_range())
+      p.program.defines.set("RADIX_CPU_TOP", r.buckets == 2 && !in.bit_range() ? 1 : 0);
     return p;
   }
 
@@ -88,9 +107,9 @@ RadixPlan plan_radix(const PlanInput& in) {
   p.spins = r.spins;
   // The multisplit pass's prefetch, where work-groups get several tiles each: from 8 tiles per compute
   // unit; with fewer the loop only costs (H200, 2^16 u32 keys in 32 tiles: 0.046-0.053 ms against
-  // 0.044-0.045). The loop is written for 4-byte keys alone: values and 64-bit keys need the registers
-  // the next tile's keys would take.
-  p.prefetch = p.multisplit && in.key_bytes == 4 && !in.value_bytes && n <= r.prefetch_max &&
+  // 0.044-0.045). The loop is written for 4-byte codes alone (narrower keys are 4-byte codes in
+  // registers): values and 64-bit keys need the registers the next tile's keys would take.
+  p.prefetch = p.multisplit && in.key_bytes <= 4 && !in.value_bytes && n <= r.prefetch_max &&
                tiles >= 8 * std::size_t(units);
   p.program = radix_program(in, p, "radix_onesweep.cl");
   // On NVIDIA the look-back reads its words with plain volatile loads, which its L2 keeps coherent with
