@@ -153,9 +153,10 @@ kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_level(
       if (where[j]) slot[j] = LOCAL_INC(&counters[where[j] - 1]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
+    if (lid == 0) {  // the counters are reset before the barrier that the next tile's counting follows
       bases[0] = counters[0] ? atomic_add(&state[STATE_OUT], counters[0]) : 0;
       bases[1] = counters[1] ? atomic_add(&state[STATE_COUNT(level + 1)], counters[1]) : 0;
+      counters[0] = counters[1] = 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = 0; j < SELECT_ITEMS; ++j) {
@@ -166,8 +167,6 @@ kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_level(
         cand_out[bases[1] + slot[j]] = index[j];
       }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) counters[0] = counters[1] = 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (!finish) select_flush(next, state, level + 1);
