@@ -25,6 +25,8 @@ struct SortArgs {
   std::size_t chunk_keys = 0;         // testing: 0 sizes chunks from the device's memory
   std::size_t device_limit_keys = 0;  // testing: larger passes fail as if the device ran out of memory
   bool verbose = false;
+  long long top_k = -1;     // >= 0: only the first top_k keys in order (radix selection), not a full sort
+  std::string indices_out;  // with top_k: where their input indices go (u32)
 };
 CLI::App* add_sort_command(CLI::App& app, SortArgs& args);
 int run_sort(const SortArgs& args);
