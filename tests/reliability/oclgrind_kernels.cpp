@@ -107,17 +107,17 @@ const Config kConfigs[] = {
      1},
     // Radix selection, GPU shape: groups of 16 work-items x 3 keys looping over tiles (3 groups), every
     // level of the composite (key, index) reached through ties (few-unique keys), then top_k's sort of
-    // the selection (bitonic at these sizes) and the gather.
+    // the selection (one work-group's bitonic sort: k <= 67 fits the tile) and the gather.
     {"top_k",
      Algorithm::automatic,
-     "select.wg=16 select.items=3 select.groups=3 bitonic.wg=8 bitonic.tile=32",
+     "select.wg=16 select.items=3 select.groups=3 bitonic.wg=8 bitonic.tile=128",
      {9, 200},
      1,
      true},
     // The CPU shape: one work-item per group, no local atomics.
     {"top_k_cpu",
      Algorithm::automatic,
-     "select.wg=1 select.items=16 select.groups=4 bitonic.wg=8 bitonic.tile=32",
+     "select.wg=1 select.items=16 select.groups=4 bitonic.wg=8 bitonic.tile=128",
      {9, 200},
      1,
      true},
