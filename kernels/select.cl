@@ -130,28 +130,34 @@ kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_level(
 
   const uint stride = get_num_groups(0) * SELECT_TILE;
   for (uint base = get_group_id(0) * SELECT_TILE; base < count; base += stride) {
-    uint index[SELECT_ITEMS], slot[SELECT_ITEMS], where[SELECT_ITEMS];  // where: 0 drop, 1 out, 2 next
-    for (uint j = 0; j < SELECT_ITEMS; ++j) {
-      const uint i = base + j * SELECT_WG + lid;
-      where[j] = 0;
-      index[j] = 0;
-      slot[j] = 0;
-      if (i >= count) continue;
-      index[j] = level == 0 ? i : cand_in[i];
-      const ukey_t code = select_code(keys[index[j]], kind, descending);
-      const uint d = select_digit(code, index[j], level);
-      if (d < b || (d == b && finish)) {
-        if (select_mode) {
-          if (d == b) state[STATE_RESULT] = index[j];
-        } else {
-          where[j] = 1;
-        }
-      } else if (d == b) {
-        where[j] = 2;
-        LOCAL_INC(&next[select_digit(code, index[j], level + 1)]);
-      }
-      if (where[j]) slot[j] = LOCAL_INC(&counters[where[j] - 1]);
+    // Only the elements kept (output or next level) are stored, most are dropped: their input index and
+    // their slot among the group's, the top bit set for the next level.
+    uint kept_index[SELECT_ITEMS], kept_slot[SELECT_ITEMS], kept = 0;
+    // Level 0 reads the keys in order (its loop vectorizes on CPU devices), later levels through indices.
+#define SELECT_CLASSIFY(INDEX)                                                          \
+  for (uint j = 0; j < SELECT_ITEMS; ++j) {                                             \
+    const uint i = base + j * SELECT_WG + lid;                                          \
+    if (i >= count) continue;                                                           \
+    const uint index = INDEX;                                                           \
+    const ukey_t code = select_code(keys[index], kind, descending);                     \
+    const uint d = select_digit(code, index, level);                                    \
+    const bool take = d < b || (d == b && finish);                                      \
+    if (take && select_mode) {                                                          \
+      if (d == b) state[STATE_RESULT] = index;                                          \
+    } else if (take || d == b) {                                                        \
+      const uint next_level = take ? 0u : 1u;                                           \
+      if (next_level) LOCAL_INC(&next[select_digit(code, index, level + 1)]);           \
+      kept_index[kept] = index;                                                         \
+      kept_slot[kept] = LOCAL_INC(&counters[next_level]) | next_level << 31;            \
+      ++kept;                                                                           \
+    }                                                                                   \
+  }
+    if (level == 0) {
+      SELECT_CLASSIFY(i)
+    } else {
+      SELECT_CLASSIFY(cand_in[i])
     }
+#undef SELECT_CLASSIFY
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {  // the counters are reset before the barrier that the next tile's counting follows
       bases[0] = counters[0] ? atomic_add(&state[STATE_OUT], counters[0]) : 0;
@@ -159,12 +165,13 @@ kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_level(
       counters[0] = counters[1] = 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < SELECT_ITEMS; ++j) {
-      if (where[j] == 1) {
-        const uint at = bases[0] + slot[j];
-        if (at < out_size) out[at] = index[j];  // always: exactly out_size elements are selected
-      } else if (where[j] == 2) {
-        cand_out[bases[1] + slot[j]] = index[j];
+    for (uint j = 0; j < kept; ++j) {
+      const uint slot = kept_slot[j] & 0x7FFFFFFFu;
+      if (kept_slot[j] >> 31) {
+        cand_out[bases[1] + slot] = kept_index[j];
+      } else {
+        const uint at = bases[0] + slot;
+        if (at < out_size) out[at] = kept_index[j];  // always: exactly out_size elements are selected
       }
     }
   }
