@@ -26,7 +26,7 @@
 #define STATE_COUNT(L) (16 + (L))
 #define STATE_NEED(L) (32 + (L))
 #define STATE_DONE(L) (48 + (L))
-#define STATE_HIST(L) (64 + (L) * SELECT_RADIX)
+#define STATE_HIST(L) (64 + (L)*SELECT_RADIX)
 #define STATE_WORDS STATE_HIST(SELECT_LEVELS + 1)
 
 // With one work-item per group (the CPU shape) local counters need no atomics.
@@ -69,8 +69,10 @@ INLINE void select_zero(local uint* hist) {
 }
 
 // The histogram of level 0: the top byte of every key's code.
-kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_histogram(
-    global const ukey_t* keys, global uint* state, uint n, uint kind, uint descending) {
+kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_histogram(global const ukey_t* keys,
+                                                                                    global uint* state,
+                                                                                    uint n, uint kind,
+                                                                                    uint descending) {
   local uint hist[SELECT_RADIX];
   select_zero(hist);
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -134,23 +136,23 @@ kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_level(
     // their slot among the group's, the top bit set for the next level.
     uint kept_index[SELECT_ITEMS], kept_slot[SELECT_ITEMS], kept = 0;
     // Level 0 reads the keys in order (its loop vectorizes on CPU devices), later levels through indices.
-#define SELECT_CLASSIFY(INDEX)                                                          \
-  for (uint j = 0; j < SELECT_ITEMS; ++j) {                                             \
-    const uint i = base + j * SELECT_WG + lid;                                          \
-    if (i >= count) continue;                                                           \
-    const uint index = INDEX;                                                           \
-    const ukey_t code = select_code(keys[index], kind, descending);                     \
-    const uint d = select_digit(code, index, level);                                    \
-    const bool take = d < b || (d == b && finish);                                      \
-    if (take && select_mode) {                                                          \
-      if (d == b) state[STATE_RESULT] = index;                                          \
-    } else if (take || d == b) {                                                        \
-      const uint next_level = take ? 0u : 1u;                                           \
-      if (next_level) LOCAL_INC(&next[select_digit(code, index, level + 1)]);           \
-      kept_index[kept] = index;                                                         \
-      kept_slot[kept] = LOCAL_INC(&counters[next_level]) | next_level << 31;            \
-      ++kept;                                                                           \
-    }                                                                                   \
+#define SELECT_CLASSIFY(INDEX)                                                \
+  for (uint j = 0; j < SELECT_ITEMS; ++j) {                                   \
+    const uint i = base + j * SELECT_WG + lid;                                \
+    if (i >= count) continue;                                                 \
+    const uint index = INDEX;                                                 \
+    const ukey_t code = select_code(keys[index], kind, descending);           \
+    const uint d = select_digit(code, index, level);                          \
+    const bool take = d < b || (d == b && finish);                            \
+    if (take && select_mode) {                                                \
+      if (d == b) state[STATE_RESULT] = index;                                \
+    } else if (take || d == b) {                                              \
+      const uint next_level = take ? 0u : 1u;                                 \
+      if (next_level) LOCAL_INC(&next[select_digit(code, index, level + 1)]); \
+      kept_index[kept] = index;                                               \
+      kept_slot[kept] = LOCAL_INC(&counters[next_level]) | next_level << 31;  \
+      ++kept;                                                                 \
+    }                                                                         \
   }
     if (level == 0) {
       SELECT_CLASSIFY(i)
