@@ -497,9 +497,11 @@ std::vector<std::size_t> tuning_sizes(const clsort::Sorter& sorter, const Varian
   sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [&](std::size_t n) { return n > v.cpu_max_n; }),
               sizes.end());
   // The tile as the row tunes it (the device's fit may shrink it; PoCL's leaves these rows alone).
+  // radix.items=0 (a tile derived from the device) has no tile to read here.
   const std::size_t tile = plan_value(sorter, "radix.wg") * plan_value(sorter, "radix.items");
-  for (std::size_t n : {tile - 1, tile, tile + 1, 5 * tile + 1})
-    if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) sizes.push_back(n);
+  if (tile)
+    for (std::size_t n : {tile - 1, tile, tile + 1, 5 * tile + 1})
+      if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) sizes.push_back(n);
   std::sort(sizes.begin(), sizes.end());
   return sizes;
 }

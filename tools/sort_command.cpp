@@ -395,7 +395,8 @@ CLI::App* add_sort_command(CLI::App& app, SortArgs& a) {
       "  clsort sort --type f32 data.f32 -o sorted.f32\n"
       "  seq 10 -1 1 | clsort sort --type i64 --text -\n"
       "  clsort sort --type u32 keys.bin -o k.sorted --values payload.bin --values-type u64 --values-out "
-      "p.sorted");
+      "p.sorted\n"
+      "  clsort sort --type f32 --top-k 10 --descending scores.f32 -o best.f32 --indices-out best.idx");
   cmd->add_option("--type,-t", a.type, "Key type")->required()->check(CLI::IsMember(key_type_names()));
   cmd->add_flag("--descending,-d", a.descending, "Sort in descending order");
   cmd->add_option("--begin-bit", a.begin_bit,
@@ -416,6 +417,11 @@ CLI::App* add_sort_command(CLI::App& app, SortArgs& a) {
   cmd->add_option("INPUT", a.input, "Input file of keys, '-' for stdin")->required();
   cmd->add_option("-o,--output", a.output, "Output file, '-' for stdout")->capture_default_str();
   cmd->add_flag("--verbose,-v", a.verbose, "Report the device, passes and time on stderr");
+  cmd->add_option("--top-k", a.top_k,
+                  "Write only the first K keys in order (sorted; equal keys by lower input index), found by "
+                  "radix selection; the input must fit the device")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--indices-out", a.indices_out, "With --top-k: where the K input indices go (u32)");
   // For tests: force chunked sorting and the host merge on small inputs.
   cmd->add_option("--chunk-keys", a.chunk_keys, "Keys per device pass")
       ->check(CLI::PositiveNumber)
@@ -469,7 +475,16 @@ int run_sort(const SortArgs& a) {
     throw CliError(std::string(a.values_type.empty() ? "--values-out" : "--values-type") +
                    " given without --values");
   }
-  if (job.format == Format::binary && stdout_is_terminal() && (a.output == "-" || values_out == "-"))
+  if (a.top_k >= 0) {
+    if (job.with_values) throw CliError("--top-k takes no --values: use --indices-out for the positions");
+    if (!a.indices_out.empty() && a.indices_out == a.output && a.output != "-")
+      throw CliError("--indices-out and the output are the same file: " + a.output);
+    if (a.indices_out == "-" && a.output == "-") throw CliError("keys and indices cannot both go to stdout");
+  } else if (!a.indices_out.empty()) {
+    throw CliError("--indices-out given without --top-k");
+  }
+  if (job.format == Format::binary && stdout_is_terminal() &&
+      (a.output == "-" || values_out == "-" || a.indices_out == "-"))
     throw CliError("refusing to write binary data to a terminal: use -o FILE, a redirection or --text");
 
   // Every input is opened and checked, and every output created, before the device does any work.
@@ -494,6 +509,36 @@ int run_sort(const SortArgs& a) {
   std::unique_ptr<Output> values_output;
   if (job.with_values) values_output = std::make_unique<Output>(values_out, "values");
 
+  if (a.top_k >= 0) {
+    std::unique_ptr<Output> indices_output;
+    if (!a.indices_out.empty()) indices_output = std::make_unique<Output>(a.indices_out, "indices");
+    visit_key_type(job.type, [&](auto tag) {
+      using K = typename decltype(tag)::type;
+      std::vector<K> keys;
+      std::vector<K> chunk(1 << 16);
+      while (const std::size_t got = keys_in.read(chunk.data(), chunk.size()))
+        keys.insert(keys.end(), chunk.begin(), chunk.begin() + std::ptrdiff_t(got));
+      const std::size_t k = std::size_t(a.top_k);
+      if (k > keys.size())
+        throw CliError("--top-k " + std::to_string(k) + " exceeds the " + std::to_string(keys.size()) +
+                       " keys of " + keys_file.name());
+      clsort::Sorter sorter(job.device);
+      const auto t0 = std::chrono::steady_clock::now();
+      const clsort::TopK<K> top = sorter.top_k(keys, k, job.options);
+      if (a.verbose)
+        std::fprintf(
+            stderr, "clsort: top %zu of %zu keys on %s in %.3f ms\n", k, keys.size(),
+            describe_device(job.device).c_str(),
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      ElementWriter(keys_out, job.format, job.type).write(top.keys.data(), k);
+      keys_out.commit();
+      if (indices_output) {
+        ElementWriter(*indices_output, job.format, clsort::KeyType::u32).write(top.indices.data(), k);
+        indices_output->commit();
+      }
+    });
+    return 0;
+  }
   visit_key_type(job.type, [&](auto tag) {
     using K = typename decltype(tag)::type;
     Sorting<K>(job, keys_in, values_in.get(), keys_file, keys_out, values_output.get()).run();

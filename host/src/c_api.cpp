@@ -241,6 +241,18 @@ clsort_status sort_device(clsort_sorter sorter, cl_mem keys, cl_mem values, size
   });
 }
 
+// Hands the caller its own reference to `done`.
+clsort_status give_event(const cl::Event& done, cl_event* event) {
+  if (event && done()) {
+    const cl_int s = clRetainEvent(done());
+    if (s != CL_SUCCESS)
+      return fail(CLSORT_ERROR_OPENCL, s,
+                  std::string("clsort: clRetainEvent failed with ") + clsort::status_name(s));
+    *event = done();
+  }
+  return succeed();
+}
+
 }  // namespace
 
 extern "C" {
@@ -320,6 +332,69 @@ clsort_status clsort_argsort_host(clsort_sorter sorter, const void* keys, size_t
     if (!keys && n) return invalid("keys", "null pointer");
     if (!indices && n) return invalid("indices", "null pointer");
     auto f = [&](clsort::Sorter& s) { s.argsort_host(type, keys, n, indices, options); };
+    on_sorter(sorter, f);
+    return succeed();
+  });
+}
+
+clsort_status clsort_top_k(clsort_sorter sorter, cl_mem keys, size_t n, size_t k, clsort_key_type key_type,
+                           clsort_flags flags, cl_mem keys_out, cl_mem indices_out,
+                           cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                           cl_event* event) {
+  if (event) *event = nullptr;
+  return guarded([&] {
+    if (!sorter) return invalid("sorter", "null clsort_sorter");
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    if (clsort_status s = check_buffer("keys", keys)) return s;
+    if (clsort_status s = check_buffer("keys_out", keys_out)) return s;
+    if (clsort_status s = check_buffer("indices_out", indices_out)) return s;
+    std::vector<cl::Event> wait;
+    if (clsort_status s = check_wait_list(num_events_in_wait_list, event_wait_list, &wait)) return s;
+    const cl::Buffer kbuf(keys, true), kout(keys_out, true), iout(indices_out, true);
+    return give_event(sorter->sorter.top_k_buffer(type, kbuf, n, k, kout, iout, options, wait), event);
+  });
+}
+
+clsort_status clsort_select(clsort_sorter sorter, cl_mem keys, size_t n, size_t k, clsort_key_type key_type,
+                            clsort_flags flags, cl_mem key_out, cl_uint num_events_in_wait_list,
+                            const cl_event* event_wait_list, cl_event* event) {
+  if (event) *event = nullptr;
+  return guarded([&] {
+    if (!sorter) return invalid("sorter", "null clsort_sorter");
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    if (clsort_status s = check_buffer("keys", keys)) return s;
+    if (clsort_status s = check_buffer("key_out", key_out)) return s;
+    std::vector<cl::Event> wait;
+    if (clsort_status s = check_wait_list(num_events_in_wait_list, event_wait_list, &wait)) return s;
+    const cl::Buffer kbuf(keys, true), kout(key_out, true);
+    return give_event(sorter->sorter.select_buffer(type, kbuf, n, k, kout, options, wait), event);
+  });
+}
+
+clsort_status clsort_top_k_host(clsort_sorter sorter, const void* keys, size_t n, size_t k,
+                                clsort_key_type key_type, clsort_flags flags, void* keys_out,
+                                uint32_t* indices_out) {
+  return guarded([&] {
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    auto f = [&](clsort::Sorter& s) { s.top_k_host(type, keys, n, k, keys_out, indices_out, options); };
+    on_sorter(sorter, f);
+    return succeed();
+  });
+}
+
+clsort_status clsort_select_host(clsort_sorter sorter, const void* keys, size_t n, size_t k,
+                                 clsort_key_type key_type, clsort_flags flags, void* key_out) {
+  return guarded([&] {
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    auto f = [&](clsort::Sorter& s) { s.select_host(type, keys, n, k, key_out, options); };
     on_sorter(sorter, f);
     return succeed();
   });

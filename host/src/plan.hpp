@@ -105,6 +105,16 @@ struct OddEvenPlan {
   ProgramSpec program;
   std::uint32_t tiles = 0;
 };
+/// Radix selection (top_k, select; kernels/select.cl): not a sort, so not one of Plan's alternatives.
+struct SelectPlan {
+  ProgramSpec program;
+  unsigned wg = 256, items = 8;
+  std::uint32_t groups = 1;  // work-groups of every level's launch, each looping over tiles
+  unsigned levels = 8;       // bytes of the composite (key code, 32-bit index)
+  unsigned state_words = 0;  // STATE_WORDS of kernels/select.cl
+};
+SelectPlan plan_select(const PlanInput& in);
+
 using Plan = std::variant<RadixPlan, BitonicPlan, MergePlan, SelectionPlan, OddEvenPlan>;
 
 RadixPlan plan_radix(const PlanInput& in);

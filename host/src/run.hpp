@@ -78,4 +78,10 @@ void run_selection(Run& run, const SelectionPlan& plan);
 void run_odd_even(Run& run, const OddEvenPlan& plan);
 void execute(Run& run, const Plan& plan);
 
+/// Enqueues the radix selection of the `need` first of run.n keys in order (ties: lower index first):
+/// top_k writes their input indices, in no particular order, to out[0, need); select_mode writes only the
+/// index of the last of them to the state's result word. `state` holds plan.state_words words.
+void run_select(Run& run, const SelectPlan& plan, std::uint32_t need, bool select_mode, const cl::Buffer& out,
+                const cl::Buffer& state);
+
 }  // namespace clsort::detail

@@ -73,7 +73,15 @@ enum ScratchSlot {
   kScratchTotals,
   kScratchOnesweep,  // only Onesweep's state and look-back words, which outlive a sort (radix.cpp)
   kHostKeys,
-  kHostValues
+  kHostValues,
+  kHostIndices,  // top_k of host data: the selected indices
+  // Radix selection (top_k, select; algorithms/select.cpp): its state words, two candidate index arrays,
+  // the selected indices and their sort keys. Apart from the sorts' slots: top_k sorts its selection.
+  kSelectState,
+  kSelectCandidatesA,
+  kSelectCandidatesB,
+  kSelectOut,
+  kSelectCodes
 };
 
 /// What Algorithm::automatic picks for n keys of `type` with values of `value_bytes` (0: none).

@@ -35,7 +35,8 @@ const Row k_table[] = {
     // over work-items, so fewer, larger work-groups with more keys per work-item, and the CPU shapes.
     {"", "cpu", "", 0, kAnyValues,
      "radix.cpu=1 radix.groups=32 radix.wg=64 radix.items=15 bitonic.wg=64 bitonic.tile=8192 selection.wg=64"
-     " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512",
+     " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512"
+     " select.wg=1 select.items=4096 select.groups=4",
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 2^20 11.5x std::sort; the same best parameters on Intel's CPU "
      "runtime 2026.2 (2026-11-25)"},
     // GPUs without a row of their own: the multisplit ranking and Onesweep (after its self-test), with
@@ -116,6 +117,9 @@ const Param k_params[] = {
     CLSORT_PARAM("bitonic.cpu", bitonic.cpu, 0, 1, Check::range, ""),
     CLSORT_PARAM("selection.wg", selection.wg, 1, 4096, Check::pow2, ""),
     CLSORT_PARAM("selection.items", selection.items, 1, 16, Check::range, ""),
+    CLSORT_PARAM("select.wg", select.wg, 1, 4096, Check::pow2, ""),
+    CLSORT_PARAM("select.items", select.items, 1, 4096, Check::range, ""),
+    CLSORT_PARAM("select.groups", select.groups, 1, 1024, Check::range, ""),
     CLSORT_PARAM("merge.wg", merge.wg, 1, 4096, Check::pow2, ""),
     CLSORT_PARAM("merge.items", merge.items, 1, 32, Check::range, ""),
     CLSORT_PARAM("merge.cpu", merge.cpu, 0, 1, Check::range, ""),
@@ -330,6 +334,7 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
   r.wg = std::max(8u, std::min<unsigned>(r.wg, unsigned(device.max_work_group / 8 * 8)));
   clamp_wg(t.bitonic.wg);
   clamp_wg(t.selection.wg);
+  clamp_wg(t.select.wg);
 
   // The multisplit ranking (radix.match, kernels/radix_rank_multisplit.cl) needs at most 8-bit digits and
   // a work-item per digit, and sub-group primitives: NVIDIA's warps through inline PTX (1), the device's

@@ -69,6 +69,12 @@ struct SelectionPolicy {
   unsigned wg = 256;
   unsigned items = 4;  // keys ranked per work-item (each local load serves that many)
 };
+/// Radix selection (top_k, select; kernels/select.cl).
+struct SelectPolicy {
+  unsigned wg = 256;    // work-items per group; 1: the CPU shape (no local atomics, barriers are no-ops)
+  unsigned items = 8;   // elements per work-item per tile
+  unsigned groups = 8;  // work-groups per compute unit, each looping over tiles
+};
 struct MergePolicy {
   unsigned wg = 256;
   unsigned items = 8;      // keys per work-item (tile = wg * items)
@@ -96,6 +102,7 @@ struct Tuning {
   RadixPolicy radix;
   BitonicPolicy bitonic;
   SelectionPolicy selection;
+  SelectPolicy select;
   MergePolicy merge;
   OddEvenPolicy odd_even;
   AutoPolicy automatic;

@@ -489,6 +489,42 @@ TEST_CASE("cli text forms") {
   CHECK(read_file(d / "empty.out").empty());
 }
 
+TEST_CASE("cli top k") {
+  Dir d("top_k");
+  write_file(d / "in.txt", "5\n-3\n9\n0\n-3\n7\n");
+  Result r = d.run("sort --type i32 --text --top-k 3 in.txt --indices-out idx.txt");
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "-3\n-3\n0\n");
+  CHECK(read_file(d / "idx.txt") == "1\n4\n3\n");
+  r = d.run("sort --type i32 --text --top-k 2 --descending in.txt");
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "9\n7\n");
+  write_file(d / "f.txt", "nan\n-inf\n1e3\n-0\n0\n-nan\ninf\n2.5\n");
+  r = d.run("sort --type f64 --text --top-k 3 --descending f.txt");  // NaNs tie: lower index first
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "nan\n-nan\ninf\n");
+  const std::vector<std::uint64_t> keys{40, 10, 30, 10, 20};
+  write_file(d / "k.bin", bytes_of(keys));
+  r = d.run("sort --type u64 --top-k 4 k.bin -o top.bin --indices-out top.idx");
+  REQUIRE(r.code == 0);
+  CHECK(from_bytes<std::uint64_t>(read_file(d / "top.bin")) == std::vector<std::uint64_t>{10, 10, 20, 30});
+  CHECK(from_bytes<std::uint32_t>(read_file(d / "top.idx")) == std::vector<std::uint32_t>{1, 3, 4, 2});
+  r = d.run("sort --type u64 --top-k 0 k.bin -o none.bin");
+  REQUIRE(r.code == 0);
+  CHECK(read_file(d / "none.bin").empty());
+  // errors: k over n, --indices-out without --top-k, values; no output left behind
+  r = d.run("sort --type u64 --top-k 6 k.bin -o bad.bin");
+  CHECK(r.code == 1);
+  CHECK(r.err.find("--top-k 6 exceeds the 5 keys") != std::string::npos);
+  CHECK(!fs::exists(d / "bad.bin"));
+  r = d.run("sort --type u64 k.bin -o bad.bin --indices-out i.bin");
+  CHECK(r.code == 1);
+  CHECK(r.err.find("without --top-k") != std::string::npos);
+  r = d.run("sort --type u64 --top-k 2 k.bin -o bad.bin --values k.bin --values-type u64");
+  CHECK(r.code == 1);
+  CHECK(!fs::exists(d / "bad.bin"));
+}
+
 TEST_CASE("cli sort by key") {
   Dir d("by_key");
   // Few distinct keys: stability is visible. Values are the input positions.

@@ -20,6 +20,7 @@ struct Config {
   const char* tuning;
   std::vector<std::size_t> sizes;
   std::size_t every_type;  // the first sizes run every type and order; the rest one per key width
+  bool select = false;     // top_k and select (kernels/select.cl) instead of the sorts
 };
 
 // Each configuration names the shape it checks (the device's row may pick another: Oclgrind's device takes
@@ -104,6 +105,22 @@ const Config kConfigs[] = {
      "radix.wg=16 radix.items=2 radix.groups=4",
      {20, 70},
      1},
+    // Radix selection, GPU shape: groups of 16 work-items x 3 keys looping over tiles (3 groups), every
+    // level of the composite (key, index) reached through ties (few-unique keys), then top_k's sort of
+    // the selection (one work-group's bitonic sort: k <= 67 fits the tile) and the gather.
+    {"top_k",
+     Algorithm::automatic,
+     "select.wg=16 select.items=3 select.groups=3 bitonic.wg=8 bitonic.tile=128",
+     {9, 200},
+     1,
+     true},
+    // The CPU shape: one work-item per group, no local atomics.
+    {"top_k_cpu",
+     Algorithm::automatic,
+     "select.wg=1 select.items=16 select.groups=4 bitonic.wg=8 bitonic.tile=128",
+     {9, 200},
+     1,
+     true},
 };
 
 int failures = 0;
@@ -120,6 +137,47 @@ void report(const std::string& what, const std::string& error) {
   ++failures;
 }
 
+// top_k of n / 3 + 1 keys into device buffers with room past k that must stay untouched, checked against
+// the stable order of (key, index); select of the last of them.
+void run_select(clsort::Sorter& sorter, KeyType type, Order order, const std::vector<std::uint64_t>& keys,
+                const std::string& what) {
+  const std::size_t n = keys.size(), k = n / 3 + 1, kb = width(type), tail = 3;
+  const cl::CommandQueue& q = sorter.queue();
+  std::vector<std::uint32_t> ref(n);
+  for (std::size_t i = 0; i < n; ++i) ref[i] = std::uint32_t(i);
+  std::stable_sort(ref.begin(), ref.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return before(type, order, keys[a], keys[b]); });
+  std::vector<unsigned char> bytes = pack(type, keys);
+  cl::Buffer in(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
+  std::vector<unsigned char> kinit((k + tail) * kb, 0xA5), iinit((k + tail) * 4, 0x5A);
+  cl::Buffer kout(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kinit.size(), kinit.data());
+  cl::Buffer iout(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, iinit.size(), iinit.data());
+  cl::Buffer one(sorter.context(), CL_MEM_READ_WRITE, kb);
+  for (const cl::Buffer& b : {in, kout, iout, one}) buffers->push_back(b);
+  sorter.top_k_buffer(type, in, n, k, kout, iout, {order}, {}).wait();
+  note_kernels(sorter);
+  std::vector<unsigned char> ko(kinit.size()), io(iinit.size()), so(kb);
+  q.enqueueReadBuffer(kout, CL_TRUE, 0, ko.size(), ko.data());
+  q.enqueueReadBuffer(iout, CL_TRUE, 0, io.size(), io.data());
+  const std::vector<std::uint64_t> got = unpack(type, ko.data(), k);
+  for (std::size_t i = 0; i < k; ++i) {
+    std::uint32_t index;
+    std::memcpy(&index, io.data() + i * 4, 4);
+    if (index != ref[i] || got[i] != keys[ref[i]]) {
+      report(what + " top_k", "position " + std::to_string(i) + ": index " + std::to_string(index) +
+                                  ", expected " + std::to_string(ref[i]));
+      break;
+    }
+  }
+  if (!std::equal(ko.begin() + std::ptrdiff_t(k * kb), ko.end(), kinit.begin() + std::ptrdiff_t(k * kb)) ||
+      !std::equal(io.begin() + std::ptrdiff_t(k * 4), io.end(), iinit.begin() + std::ptrdiff_t(k * 4)))
+    report(what + " top_k", "bytes past k changed");
+  sorter.select_buffer(type, in, n, k - 1, one, {order}, {}).wait();
+  note_kernels(sorter);
+  q.enqueueReadBuffer(one, CL_TRUE, 0, kb, so.data());
+  if (unpack(type, so.data(), 1)[0] != keys[ref[k - 1]]) report(what + " select", "wrong key");
+}
+
 void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std::size_t n,
          std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -132,6 +190,7 @@ void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std
                            clsort::to_string(order) + " n=" + std::to_string(n);
   const unsigned kb = width(type);
   const cl::CommandQueue& q = sorter.queue();
+  if (c.select) return run_select(sorter, type, order, keys, what);
 
   {  // Keys only, in a device buffer with room past n that must stay untouched.
     std::vector<unsigned char> bytes = pack(type, keys);
@@ -240,7 +299,8 @@ int main(int argc, char** argv) {
         }
       }
     }
-    std::printf("%d cases x 3 modes, %d failures; kernels run:", cases, failures);
+    std::printf("%d cases x %s, %d failures; kernels run:", cases,
+                config->select ? "(top_k, select)" : "3 modes", failures);
     for (const std::string& k : kernels_run) std::printf(" %s", k.c_str());
     std::printf("\n");
   } catch (const std::exception& e) {

@@ -155,6 +155,33 @@ CLSORT_C_API clsort_status clsort_argsort_host(clsort_sorter sorter, const void*
                                                clsort_key_type key_type, uint32_t* indices,
                                                clsort_flags flags);
 
+/** The k first of the first n keys of `keys` in the flags' order (n < 2^32, 0 <= k <= n), sorted, by radix
+ * selection: the k keys go to the first k elements of `keys_out`, their input indices (uint32_t) to those
+ * of `indices_out`. Exactly the first k elements of a stable sort (equal keys and all NaNs by lower index
+ * first). The algorithm bits of `flags` are ignored. Outputs must not overlap each other or the keys;
+ * bytes past k are never touched. Only enqueues, like clsort_sort(). */
+CLSORT_C_API clsort_status clsort_top_k(clsort_sorter sorter, cl_mem keys, size_t n, size_t k,
+                                        clsort_key_type key_type, clsort_flags flags, cl_mem keys_out,
+                                        cl_mem indices_out, cl_uint num_events_in_wait_list,
+                                        const cl_event* event_wait_list, cl_event* event);
+
+/** The key at position k (0 <= k < n) of the first n keys sorted in the flags' order, written to the first
+ * element of `key_out` (which must not overlap the keys), like std::nth_element. Only enqueues. */
+CLSORT_C_API clsort_status clsort_select(clsort_sorter sorter, cl_mem keys, size_t n, size_t k,
+                                         clsort_key_type key_type, clsort_flags flags, cl_mem key_out,
+                                         cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                         cl_event* event);
+
+/** clsort_top_k() of a host array: k keys to `keys_out` and k indices to `indices_out`; returns when done.
+ * The keys are not changed; the outputs are written only on success. `sorter` may be NULL. */
+CLSORT_C_API clsort_status clsort_top_k_host(clsort_sorter sorter, const void* keys, size_t n, size_t k,
+                                             clsort_key_type key_type, clsort_flags flags, void* keys_out,
+                                             uint32_t* indices_out);
+
+/** clsort_select() of a host array: the key at sorted position k goes to *key_out. */
+CLSORT_C_API clsort_status clsort_select_host(clsort_sorter sorter, const void* keys, size_t n, size_t k,
+                                              clsort_key_type key_type, clsort_flags flags, void* key_out);
+
 /** The name of a status, e.g. "CLSORT_ERROR_INVALID_ARGUMENT"; "unknown clsort_status" for other values. */
 CLSORT_C_API const char* clsort_status_string(clsort_status status);
 

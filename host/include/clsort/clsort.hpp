@@ -7,6 +7,8 @@
 //   clsort::Sorter sorter;                                       // or your own cl::CommandQueue
 //   sorter.sort(keys, {clsort::Order::descending});
 //   std::vector<std::uint32_t> perm = sorter.argsort(keys);      // stable
+//   clsort::TopK<float> best = sorter.top_k(keys, 10);           // the 10 smallest, sorted, with indices
+//   float median = sorter.select(keys, keys.size() / 2);         // the key at sorted position n / 2
 //
 // Semantics: ascending order is by value; for floats -0.0 sorts before +0.0 and every NaN (either sign,
 // any payload) sorts after +inf. Descending is the exact reverse. The output is always a permutation of
@@ -65,6 +67,14 @@ struct Options {
   /// begin_bit < end_bit <= the key's bits, else Error naming the argument.
   unsigned begin_bit = 0;
   unsigned end_bit = 0;  ///< see begin_bit; 0: the key's width
+};
+
+/// What top_k returns for host data: the k first keys in the requested order, sorted, and their input
+/// indices (keys[i] == input[indices[i]]).
+template <class K>
+struct TopK {
+  std::vector<K> keys;
+  std::vector<std::uint32_t> indices;
 };
 
 /// Key types clsort sorts. Values may be any 4- or 8-byte trivially copyable type. f16 is IEEE binary16
@@ -234,6 +244,49 @@ class CLSORT_API Sorter {
     return indices;
   }
 
+  // ---- Selection: top_k and select, by radix selection (not a full sort). The order is sort's: top_k
+  // returns exactly the first k elements of a stable sort (equal keys, and all NaNs, by lower input index
+  // first), so for floats its NaN order is defined where sort's is not. Options::algorithm is ignored.
+  // The keys are never changed; an Error leaves every output unchanged.
+  /// The k first keys of `keys` in options.order, sorted, with their input indices; 0 <= k <= size.
+  template <class K>
+  TopK<K> top_k(const std::vector<K>& keys, std::size_t k, const Options& options = {}) {
+    return top_k(keys.data(), keys.size(), k, options);
+  }
+  /// top_k of n host keys.
+  template <class K>
+  TopK<K> top_k(const K* keys, std::size_t n, std::size_t k, const Options& options = {}) {
+    TopK<K> r;
+    r.keys.resize(k <= n ? k : 0);
+    r.indices.resize(r.keys.size());
+    top_k_host(key_type_of<K>::value, keys, n, k, r.keys.data(), r.indices.data(), options);
+    return r;
+  }
+  /// The key at position k (0 <= k < size) of keys sorted in options.order, as std::nth_element finds it
+  /// (its exact bits: of equal keys, the one a stable sort puts there).
+  template <class K>
+  K select(const std::vector<K>& keys, std::size_t k, const Options& options = {}) {
+    K result{};
+    select_host(key_type_of<K>::value, keys.data(), keys.size(), k, &result, options);
+    return result;
+  }
+  /// Enqueues top_k of the first n keys of `keys` (of K) after `wait`: the k keys go to the first k
+  /// elements of `keys_out` (K), their input indices to those of `indices_out` (std::uint32_t). The
+  /// outputs must not overlap each other or the keys; bytes past k are never touched.
+  template <class K>
+  cl::Event top_k(const cl::Buffer& keys, std::size_t n, std::size_t k, const cl::Buffer& keys_out,
+                  const cl::Buffer& indices_out, const Options& options = {},
+                  const std::vector<cl::Event>& wait = {}) {
+    return top_k_buffer(key_type_of<K>::value, keys, n, k, keys_out, indices_out, options, wait);
+  }
+  /// Enqueues select of the first n keys of `keys` (of K) after `wait`; the key goes to the first element
+  /// of `key_out`, which must not overlap the keys.
+  template <class K>
+  cl::Event select(const cl::Buffer& keys, std::size_t n, std::size_t k, const cl::Buffer& key_out,
+                   const Options& options = {}, const std::vector<cl::Event>& wait = {}) {
+    return select_buffer(key_type_of<K>::value, keys, n, k, key_out, options, wait);
+  }
+
   // ---- Device data: the first n elements, sorted in place, enqueued on queue() after `wait`. The
   // returned event completes when the sort has. Bytes past n are never touched.
   /// Enqueues the sort of the first n keys of `keys` (of K) after `wait`; returns its completion event.
@@ -262,6 +315,21 @@ class CLSORT_API Sorter {
   /// Writes the stable sorting permutation of n host keys to `indices`.
   void argsort_host(KeyType type, const void* keys, std::size_t n, std::uint32_t* indices,
                     const Options& options);
+
+  /// top_k of host keys with the key type given at run time; keys_out holds k keys, indices_out k indices.
+  void top_k_host(KeyType type, const void* keys, std::size_t n, std::size_t k, void* keys_out,
+                  std::uint32_t* indices_out, const Options& options);
+  /// top_k of device keys with the key type given at run time.
+  cl::Event top_k_buffer(KeyType type, const cl::Buffer& keys, std::size_t n, std::size_t k,
+                         const cl::Buffer& keys_out, const cl::Buffer& indices_out, const Options& options,
+                         const std::vector<cl::Event>& wait);
+  /// select of host keys with the key type given at run time; writes one key to key_out.
+  void select_host(KeyType type, const void* keys, std::size_t n, std::size_t k, void* key_out,
+                   const Options& options);
+  /// select of device keys with the key type given at run time.
+  cl::Event select_buffer(KeyType type, const cl::Buffer& keys, std::size_t n, std::size_t k,
+                          const cl::Buffer& key_out, const Options& options,
+                          const std::vector<cl::Event>& wait);
 
   /// The algorithm `automatic` would run for this call.
   Algorithm choose(KeyType type, std::size_t n, bool with_values) const;

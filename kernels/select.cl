@@ -1,0 +1,217 @@
+// Radix selection (top_k, select): MSD passes of 8 bits over the composite (key code, input index), which
+// is unique, so every boundary resolves to exactly `need` elements and ties go to the lower index.
+//
+// Level L looks at the composite's L-th byte from the top: the key code's bytes first (KEY_BITS / 8
+// levels), then the index's (4 levels, reached only while equal keys straddle the boundary). The state
+// buffer holds, per level, the histogram of the level's candidates, their count, how many of them are
+// still needed and whether the selection already finished; a level's kernel reads the words of its own
+// level (written by the launches before it) and writes those of the next, so no work-group depends on
+// another of the same launch, and the host reads nothing back between levels. Candidates are input
+// indices; the key is re-read through the index (later levels hold few candidates).
+
+#ifndef SELECT_WG
+#define SELECT_WG 256
+#endif
+#ifndef SELECT_ITEMS
+#define SELECT_ITEMS 8  // elements per work-item per tile
+#endif
+#define SELECT_TILE (SELECT_WG * SELECT_ITEMS)
+#define SELECT_RADIX 256
+#define SELECT_CODE_LEVELS (KEY_BITS / 8)
+#define SELECT_LEVELS (SELECT_CODE_LEVELS + 4)
+
+// State words; select_clear sets them before the first level.
+#define STATE_OUT 0     // elements written to the output so far
+#define STATE_RESULT 1  // select: the input index of the element at the requested position
+#define STATE_COUNT(L) (16 + (L))
+#define STATE_NEED(L) (32 + (L))
+#define STATE_DONE(L) (48 + (L))
+#define STATE_HIST(L) (64 + (L)*SELECT_RADIX)
+#define STATE_WORDS STATE_HIST(SELECT_LEVELS + 1)
+
+// With one work-item per group (the CPU shape) local counters need no atomics.
+#if SELECT_WG == 1
+#define LOCAL_INC(p) ((*(p))++)
+#else
+#define LOCAL_INC(p) atomic_inc(p)
+#endif
+
+// The order-preserving code with every NaN mapped to one code just above +inf (below -inf descending):
+// the documented order leaves NaNs equivalent, so they tie and keep their input order like equal keys.
+INLINE ukey_t select_code(ukey_t x, uint kind, uint descending) {
+  ukey_t c = encode_key(x, kind, 0);
+  if (kind == KIND_FLOAT) {
+    const ukey_t inf_bits = (KEY_SIGN - 1) ^ NEG_NAN_SPAN;
+    const ukey_t nan_code = ((inf_bits | KEY_SIGN) - NEG_NAN_SPAN) + 1;  // encode_key(+inf) + 1
+    c = min(c, nan_code);
+  }
+  return descending ? ~c : c;
+}
+
+INLINE uint select_digit(ukey_t code, uint index, uint level) {
+  if (level < SELECT_CODE_LEVELS) return (uint)(code >> (KEY_BITS - 8 * (level + 1))) & 0xFFu;
+  return (index >> (24 - 8 * (level - SELECT_CODE_LEVELS))) & 0xFFu;
+}
+
+kernel void select_clear(global uint* state, uint n, uint need) {
+  const uint i = get_global_id(0);
+  if (i < STATE_WORDS) state[i] = i == STATE_COUNT(0) ? n : i == STATE_NEED(0) ? need : 0u;
+}
+
+// Adds this group's local counts to the global histogram of `level`.
+INLINE void select_flush(local uint* hist, global uint* state, uint level) {
+  for (uint d = get_local_id(0); d < SELECT_RADIX; d += SELECT_WG)
+    if (hist[d]) atomic_add(&state[STATE_HIST(level) + d], hist[d]);
+}
+
+INLINE void select_zero(local uint* hist) {
+  for (uint d = get_local_id(0); d < SELECT_RADIX; d += SELECT_WG) hist[d] = 0;
+}
+
+// The histogram of level 0: the top byte of every key's code.
+kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_histogram(global const ukey_t* keys,
+                                                                                    global uint* state,
+                                                                                    uint n, uint kind,
+                                                                                    uint descending) {
+  local uint hist[SELECT_RADIX];
+  select_zero(hist);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint stride = get_num_groups(0) * SELECT_TILE;
+  for (uint base = get_group_id(0) * SELECT_TILE; base < n; base += stride) {
+    for (uint j = 0; j < SELECT_ITEMS; ++j) {
+      const uint i = base + j * SELECT_WG + get_local_id(0);
+      if (i < n) LOCAL_INC(&hist[select_digit(select_code(keys[i], kind, descending), 0, 0)]);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  select_flush(hist, state, 0);
+}
+
+// One level: finds the byte value b whose bucket holds the boundary, then sends the candidates below b to
+// the output (top_k), keeps those at b as the next level's candidates (with their next byte counted), and
+// drops those above. Where bucket b holds exactly what is still needed (top_k) or one element (select),
+// the selection ends here. Level 0 reads the keys themselves, later levels the candidates' indices.
+kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_level(
+    global const ukey_t* keys, global const uint* cand_in, global uint* cand_out, global uint* out,
+    global uint* state, uint level, uint kind, uint descending, uint select_mode, uint out_size) {
+  local uint hist[SELECT_RADIX];  // this level's histogram, then its exclusive scan
+  local uint next[SELECT_RADIX];  // the next level's counts of this group's candidates
+  local uint bucket, counters[2], bases[2];
+  const uint lid = get_local_id(0);
+  if (state[STATE_DONE(level)]) {
+    if (get_group_id(0) == 0 && lid == 0) state[STATE_DONE(level + 1)] = 1;
+    return;
+  }
+  const uint need = state[STATE_NEED(level)], count = state[STATE_COUNT(level)];
+
+  for (uint d = lid; d < SELECT_RADIX; d += SELECT_WG) {
+    hist[d] = state[STATE_HIST(level) + d];
+    next[d] = 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {  // 256 additions: cheaper than the barriers of a parallel scan at these launch sizes
+    uint sum = 0;
+    for (uint d = 0; d < SELECT_RADIX; ++d) {
+      const uint h = hist[d];
+      hist[d] = sum;
+      if (sum < need && need <= sum + h) bucket = d;
+      sum += h;
+    }
+    counters[0] = counters[1] = 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint b = bucket;
+  const uint below = hist[b];
+  const uint in_bucket = (b + 1 < SELECT_RADIX ? hist[b + 1] : count) - below;
+  const uint still = need - below;
+  const bool finish = select_mode ? in_bucket == 1 : in_bucket == still;
+  if (get_group_id(0) == 0 && lid == 0) {
+    state[STATE_NEED(level + 1)] = still;
+    state[STATE_DONE(level + 1)] = finish;
+  }
+
+  const uint stride = get_num_groups(0) * SELECT_TILE;
+  for (uint base = get_group_id(0) * SELECT_TILE; base < count; base += stride) {
+    // Only the elements kept (output or next level) are stored, most are dropped: their input index and
+    // their slot among the group's, the top bit set for the next level.
+    uint kept_index[SELECT_ITEMS], kept_slot[SELECT_ITEMS], kept = 0;
+    // Level 0 reads the keys in order (its loop vectorizes on CPU devices), later levels through indices.
+#define SELECT_CLASSIFY(INDEX)                                                \
+  for (uint j = 0; j < SELECT_ITEMS; ++j) {                                   \
+    const uint i = base + j * SELECT_WG + lid;                                \
+    if (i >= count) continue;                                                 \
+    const uint index = INDEX;                                                 \
+    const ukey_t code = select_code(keys[index], kind, descending);           \
+    const uint d = select_digit(code, index, level);                          \
+    const bool take = d < b || (d == b && finish);                            \
+    if (take && select_mode) {                                                \
+      if (d == b) state[STATE_RESULT] = index;                                \
+    } else if (take || d == b) {                                              \
+      const uint next_level = take ? 0u : 1u;                                 \
+      if (next_level) LOCAL_INC(&next[select_digit(code, index, level + 1)]); \
+      kept_index[kept] = index;                                               \
+      kept_slot[kept] = LOCAL_INC(&counters[next_level]) | next_level << 31;  \
+      ++kept;                                                                 \
+    }                                                                         \
+  }
+    if (level == 0) {
+      SELECT_CLASSIFY(i)
+    } else {
+      SELECT_CLASSIFY(cand_in[i])
+    }
+#undef SELECT_CLASSIFY
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {  // the counters are reset before the barrier that the next tile's counting follows
+      bases[0] = counters[0] ? atomic_add(&state[STATE_OUT], counters[0]) : 0;
+      bases[1] = counters[1] ? atomic_add(&state[STATE_COUNT(level + 1)], counters[1]) : 0;
+      counters[0] = counters[1] = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = 0; j < kept; ++j) {
+      const uint slot = kept_slot[j] & 0x7FFFFFFFu;
+      if (kept_slot[j] >> 31) {
+        cand_out[bases[1] + slot] = kept_index[j];
+      } else {
+        const uint at = bases[0] + slot;
+        if (at < out_size) out[at] = kept_index[j];  // always: exactly out_size elements are selected
+      }
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!finish) select_flush(next, state, level + 1);
+}
+
+// The selected elements as sort keys. 4-byte keys: (code << 32 | index), unique, so one sort of these
+// 8-byte keys orders them by key and then by index. 8-byte keys: the code, for a stable sort by key of
+// the selected indices, sorted first.
+kernel void select_codes(global const ukey_t* keys, global const uint* selected, global ulong* codes, uint k,
+                         uint kind, uint descending) {
+  const uint i = get_global_id(0);
+  if (i >= k) return;
+  const uint index = selected[i];
+  const ukey_t code = select_code(keys[index], kind, descending);
+#if KEY_BITS == 32
+  codes[i] = (ulong)code << 32 | index;
+#else
+  codes[i] = code;
+#endif
+}
+
+// The sorted selection's keys (their original bits, NaN payloads included) and indices.
+kernel void select_gather(global const ukey_t* keys, global const ulong* codes, global const uint* selected,
+                          global ukey_t* keys_out, global uint* indices_out, uint k) {
+  const uint i = get_global_id(0);
+  if (i >= k) return;
+#if KEY_BITS == 32
+  const uint index = (uint)codes[i];
+#else
+  const uint index = selected[i];
+#endif
+  keys_out[i] = keys[index];
+  indices_out[i] = index;
+}
+
+// select on device buffers: the key at the requested position.
+kernel void select_result(global const ukey_t* keys, global const uint* state, global ukey_t* key_out) {
+  if (get_global_id(0) == 0) key_out[0] = keys[state[STATE_RESULT]];
+}

@@ -1,0 +1,391 @@
+// top_k and select: every key type, both orders, sizes and k around the kernels' tiles, every
+// distribution, against std::stable_sort of (key, index) bit for bit, indices included; device buffers
+// with canaries; the C API; bad arguments leave every buffer and array unchanged.
+#include <doctest/doctest.h>
+
+#include <clsort/clsort.h>
+
+#include "support/support.hpp"
+
+namespace clsort_test {
+namespace {
+
+template <class F>
+std::optional<clsort::Error> thrown(F&& f) {
+  try {
+    f();
+  } catch (const clsort::Error& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+// The sizes: tiny, odd, primes, around 256 (a digit's range and the GPU work-group), the GPU tile (2048)
+// and the CPU tile (1024), 2^16 +- 1, and one large size.
+const std::vector<std::size_t>& top_k_sizes() {
+  static const std::vector<std::size_t> sizes{1,    2,    3,    7,    31,    255,   256,    257,
+                                              1021, 1024, 2049, 4099, 65535, 65537, 1000003};
+  return sizes;
+}
+constexpr std::size_t kLarge = 100000;  // from here: random and the type's special distribution only
+
+std::vector<std::size_t> ks_for(std::size_t n) {
+  std::vector<std::size_t> ks;
+  for (std::size_t k : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(255), std::size_t(256),
+                        std::size_t(1024), std::size_t(2049), n / 2, n - 1, n})
+    if (k >= 1 && k <= n && (n < kLarge || k <= 2049)) ks.push_back(k);
+  std::sort(ks.begin(), ks.end());
+  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+  return ks;
+}
+
+// Empty when (keys, indices) are the first k of the stable reference order of `input`.
+template <class K>
+std::string check_top_k(const std::vector<K>& input, const std::vector<std::uint32_t>& order_ref,
+                        std::size_t k, const std::vector<K>& keys,
+                        const std::vector<std::uint32_t>& indices) {
+  std::ostringstream out;
+  if (keys.size() != k || indices.size() != k) {
+    out << "sizes " << keys.size() << ", " << indices.size() << ", expected " << k;
+    return out.str();
+  }
+  for (std::size_t i = 0; i < k; ++i) {
+    if (indices[i] != order_ref[i]) {
+      out << "position " << i << ": index " << indices[i] << ", expected " << order_ref[i] << " (key "
+          << hex(input[order_ref[i]]) << ")";
+      return out.str();
+    }
+    if (!same_bits(keys[i], input[order_ref[i]])) {
+      out << "position " << i << ": key " << hex(keys[i]) << ", expected " << hex(input[order_ref[i]]);
+      return out.str();
+    }
+  }
+  return {};
+}
+
+template <class K>
+void top_k_matrix(clsort::Sorter& sorter, std::size_t max_n = SIZE_MAX) {
+  const KeyType type = clsort::key_type_of<K>::value;
+  FailureBudget budget;
+  int runs = 0;
+  for (std::size_t n : top_k_sizes()) {
+    if (n > max_n) continue;
+    for (Dist dist : distributions<K>()) {
+      if (n >= kLarge && !full_matrix() && dist != Dist::random && dist != special_distribution<K>())
+        continue;
+      const std::uint64_t seed = seed_for(type, int(dist), n, 0x70b);
+      const std::vector<K> input = make_keys<K>(dist, n, seed);
+      for (Order order : both_orders()) {
+        const std::vector<std::uint32_t> ref = reference_argsort(input, order);
+        for (std::size_t k : ks_for(n)) {
+          std::ostringstream what;
+          what << "top_k " << clsort::to_string(type) << " " << clsort::to_string(order) << " n=" << n
+               << " k=" << k << " dist=" << to_string(dist) << " seed=" << hex(seed);
+          std::string error;
+          try {
+            const clsort::TopK<K> got = sorter.top_k(input, k, {order});
+            error = check_top_k(input, ref, k, got.keys, got.indices);
+          } catch (const clsort::Error& e) {
+            error = std::string("threw: ") + e.what();
+          }
+          ++runs;
+          CHECK_MESSAGE(error.empty(), what.str() << ": " << error);
+          if (!budget.record(error.empty())) FAIL("too many failures, stopping at " << what.str());
+        }
+        // select at a few positions, one of them random
+        std::mt19937_64 rng(seed);
+        for (std::size_t k : {std::size_t(0), n / 2, n - 1, std::size_t(rng() % n)}) {
+          std::string error;
+          try {
+            const K got = sorter.select(input, k, {order});
+            if (!same_bits(got, input[ref[k]]))
+              error = "got " + hex(got) + ", expected " + hex(input[ref[k]]);
+          } catch (const clsort::Error& e) {
+            error = std::string("threw: ") + e.what();
+          }
+          ++runs;
+          CHECK_MESSAGE(error.empty(), "select " << clsort::to_string(type) << " " << clsort::to_string(order)
+                                                 << " n=" << n << " k=" << k << " dist=" << to_string(dist)
+                                                 << ": " << error);
+          if (!budget.record(error.empty())) FAIL("too many failures");
+        }
+      }
+    }
+  }
+  CHECK(runs > 0);
+}
+
+TEST_CASE("top_k u32") {
+  top_k_matrix<std::uint32_t>(shared_sorter());
+}
+TEST_CASE("top_k i32") {
+  top_k_matrix<std::int32_t>(shared_sorter());
+}
+TEST_CASE("top_k f32") {
+  top_k_matrix<float>(shared_sorter());
+}
+TEST_CASE("top_k u64") {
+  top_k_matrix<std::uint64_t>(shared_sorter());
+}
+TEST_CASE("top_k i64") {
+  top_k_matrix<std::int64_t>(shared_sorter());
+}
+TEST_CASE("top_k f64") {
+  top_k_matrix<double>(shared_sorter());
+}
+
+// The shapes the device's row does not pick: the GPU shape (local atomics, barriers) on CPU devices and
+// the CPU shape on GPUs, and small tiles, so that a few thousand keys span many groups and tiles.
+TEST_CASE("top_k under other select shapes") {
+  clsort::Sorter& base = shared_sorter();
+  const bool cpu_row = plan_value(base, "select.wg") == 1;
+  for (const char* tuning :
+       {cpu_row ? "select.wg=256 select.items=8 select.groups=8" : "select.wg=1 select.items=64",
+        "select.wg=16 select.items=3 select.groups=2"}) {
+    CAPTURE(std::string(tuning));
+    clsort::Sorter s(cl::CommandQueue(base.context(), base.device()));
+    s.tune(tuning);
+    top_k_matrix<std::uint32_t>(s, 70000);
+    top_k_matrix<float>(s, 5000);
+    top_k_matrix<std::int64_t>(s, 5000);
+    top_k_matrix<double>(s, 5000);
+  }
+}
+
+TEST_CASE("top_k ties: lower input index first, NaNs of every payload tie") {
+  clsort::Sorter& s = shared_sorter();
+  const float nan_a = from_bits<float>(0x7fc00001u), nan_b = from_bits<float>(0xffc00002u);
+  const std::vector<float> keys{2.0f, nan_a, 1.0f, -0.0f, nan_b, 1.0f, 0.0f, 1.0f, nan_a};
+  auto r = s.top_k(keys, 5);
+  CHECK(r.indices == std::vector<std::uint32_t>{3, 6, 2, 5, 7});
+  r = s.top_k(keys, 6, {Order::descending});  // exact reverse order, ties still by lower index
+  CHECK(r.indices == std::vector<std::uint32_t>{1, 4, 8, 0, 2, 5});
+  CHECK(same_bits(r.keys[1], nan_b));
+  CHECK(same_bits(s.select(keys, 7), nan_b));
+  CHECK(s.top_k(keys, 0).keys.empty());
+  CHECK(s.top_k(std::vector<float>{}, 0).indices.empty());
+}
+
+template <class T>
+cl::Buffer device_buffer(const clsort::Sorter& s, std::vector<T> data) {
+  return cl::Buffer(s.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(T),
+                    data.data());
+}
+template <class T>
+std::vector<T> read_back(const clsort::Sorter& s, const cl::Buffer& b, std::size_t n) {
+  std::vector<T> out(n);
+  REQUIRE(s.queue().enqueueReadBuffer(b, CL_TRUE, 0, n * sizeof(T), out.data()) == CL_SUCCESS);
+  return out;
+}
+
+template <class K>
+void buffers_case() {
+  clsort::Sorter& s = shared_sorter();
+  const KeyType type = clsort::key_type_of<K>::value;
+  for (std::size_t n : {std::size_t(1), std::size_t(300), std::size_t(5003)}) {
+    const std::vector<K> input = make_keys<K>(special_distribution<K>(), n, seed_for(type, 99, n));
+    for (Order order : both_orders()) {
+      const std::vector<std::uint32_t> ref = reference_argsort(input, order);
+      for (std::size_t k : {std::size_t(1), n / 3 + 1, n}) {
+        CAPTURE(n);
+        CAPTURE(k);
+        const std::size_t canary = 5;
+        const std::vector<K> key_canary(k + canary, from_bits<K>(Bits<K>(0x5a5a5a5a)));
+        const std::vector<std::uint32_t> index_canary(k + canary, 0xdeadbeefu);
+        cl::Buffer keys = device_buffer(s, input), kout = device_buffer(s, key_canary),
+                   iout = device_buffer(s, index_canary);
+        s.top_k<K>(keys, n, k, kout, iout, {order}).wait();
+        std::vector<K> got_keys = read_back<K>(s, kout, k + canary);
+        std::vector<std::uint32_t> got_indices = read_back<std::uint32_t>(s, iout, k + canary);
+        for (std::size_t i = k; i < k + canary; ++i) {
+          CHECK(same_bits(got_keys[i], key_canary[i]));
+          CHECK(got_indices[i] == 0xdeadbeefu);
+        }
+        got_keys.resize(k);
+        got_indices.resize(k);
+        const std::string error = check_top_k(input, ref, k, got_keys, got_indices);
+        CHECK_MESSAGE(error.empty(), error);
+        const std::vector<K> after = read_back<K>(s, keys, n);
+        CHECK(std::memcmp(after.data(), input.data(), n * sizeof(K)) == 0);  // the keys are unchanged
+        cl::Buffer one = device_buffer(s, std::vector<K>(2, K(7)));
+        s.select<K>(keys, n, k - 1, one, {order}).wait();
+        const std::vector<K> sel = read_back<K>(s, one, 2);
+        CHECK(same_bits(sel[0], input[ref[k - 1]]));
+        CHECK(sel[1] == K(7));
+      }
+    }
+  }
+}
+
+TEST_CASE("top_k and select on device buffers keep bytes past k") {
+  buffers_case<std::uint32_t>();
+  buffers_case<float>();
+  buffers_case<std::int64_t>();
+  buffers_case<double>();
+}
+
+TEST_CASE("top_k on an out-of-order queue, after a user event") {
+  clsort::Sorter& base = shared_sorter();
+  cl::CommandQueue q(base.context(), base.device(), CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  clsort::Sorter s(q);
+  const std::vector<std::uint64_t> input = make_keys<std::uint64_t>(Dist::few_unique, 7001, 5);
+  const std::vector<std::uint32_t> ref = reference_argsort(input, Order::descending);
+  cl::Buffer keys = device_buffer(s, std::vector<std::uint64_t>(input.size()));
+  cl::Buffer kout = device_buffer(s, std::vector<std::uint64_t>(100)),
+             iout = device_buffer(s, std::vector<std::uint32_t>(100));
+  cl::UserEvent gate(s.context());
+  cl::Event written;
+  REQUIRE(q.enqueueWriteBuffer(keys, CL_FALSE, 0, input.size() * 8, input.data(), nullptr, &written) ==
+          CL_SUCCESS);
+  std::vector<cl::Event> wait{gate, written};
+  cl::Event done = s.top_k<std::uint64_t>(keys, input.size(), 100, kout, iout, {Order::descending}, wait);
+  gate.setStatus(CL_COMPLETE);
+  REQUIRE(done.wait() == CL_SUCCESS);
+  std::vector<std::uint64_t> got_keys(100);
+  std::vector<std::uint32_t> got_indices(100);
+  REQUIRE(q.enqueueReadBuffer(kout, CL_TRUE, 0, 800, got_keys.data()) == CL_SUCCESS);
+  REQUIRE(q.enqueueReadBuffer(iout, CL_TRUE, 0, 400, got_indices.data()) == CL_SUCCESS);
+  CHECK(check_top_k(input, ref, 100, got_keys, got_indices).empty());
+}
+
+// A device buffer with random bytes, and whether it still holds them.
+struct Filled {
+  std::vector<unsigned char> bytes;
+  cl::Buffer buffer;
+  Filled(const cl::Context& context, std::size_t size, std::uint64_t seed) : bytes(size) {
+    std::mt19937_64 rng(seed);
+    for (auto& b : bytes) b = static_cast<unsigned char>(rng());
+    buffer = cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, size, bytes.data());
+  }
+  bool unchanged(const cl::CommandQueue& q) const {
+    std::vector<unsigned char> now(bytes.size());
+    REQUIRE(q.enqueueReadBuffer(buffer, CL_TRUE, 0, now.size(), now.data()) == CL_SUCCESS);
+    return now == bytes;
+  }
+};
+
+void expect_argument_error(const std::optional<clsort::Error>& e, const std::string& where) {
+  REQUIRE(e);
+  CHECK(e->kind() == clsort::Error::Kind::invalid_argument);
+  CHECK(e->where() == where);
+  CHECK(std::string(e->what()).find(where) != std::string::npos);
+}
+
+TEST_CASE("top_k and select: bad arguments throw naming them and change nothing") {
+  clsort::Sorter& s = shared_sorter();
+  Filled keys(s.context(), 100 * 4, 1), kout(s.context(), 10 * 4, 2), iout(s.context(), 10 * 4, 3),
+      one(s.context(), 4, 4);
+  auto all_unchanged = [&] {
+    CHECK(keys.unchanged(s.queue()));
+    CHECK(kout.unchanged(s.queue()));
+    CHECK(iout.unchanged(s.queue()));
+    CHECK(one.unchanged(s.queue()));
+  };
+  expect_argument_error(thrown([&] { s.top_k<float>(keys.buffer, 101, 5, kout.buffer, iout.buffer); }),
+                        "keys");
+  expect_argument_error(thrown([&] { s.top_k<float>(keys.buffer, 100, 101, kout.buffer, iout.buffer); }),
+                        "k");
+  expect_argument_error(thrown([&] { s.top_k<float>(keys.buffer, 100, 11, kout.buffer, iout.buffer); }),
+                        "keys_out");
+  expect_argument_error(thrown([&] { s.top_k<double>(keys.buffer, 50, 6, kout.buffer, iout.buffer); }),
+                        "keys_out");  // 40 bytes hold 5 doubles
+  Filled short_idx(s.context(), 9 * 4, 5);
+  expect_argument_error(thrown([&] { s.top_k<float>(keys.buffer, 100, 10, kout.buffer, short_idx.buffer); }),
+                        "indices_out");
+  expect_argument_error(thrown([&] { s.top_k<float>(keys.buffer, 100, 10, keys.buffer, iout.buffer); }),
+                        "keys_out");
+  expect_argument_error(thrown([&] { s.top_k<float>(keys.buffer, 100, 10, kout.buffer, kout.buffer); }),
+                        "indices_out");
+  expect_argument_error(thrown([&] { s.top_k<float>(cl::Buffer(), 0, 0, kout.buffer, iout.buffer); }),
+                        "keys");
+  expect_argument_error(thrown([&] { s.top_k<float>(keys.buffer, 10, 1, cl::Buffer(), iout.buffer); }),
+                        "keys_out");
+  // overlapping sub-buffers of one allocation
+  const std::size_t align =
+      std::max<std::size_t>(s.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8, 64);
+  Filled big(s.context(), 2 * align + 64 * 4, 6);
+  cl_buffer_region r1{0, align + 32 * 4}, r2{align, 64 * 4};
+  cl::Buffer a = big.buffer.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r1);
+  cl::Buffer b = big.buffer.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r2);
+  expect_argument_error(thrown([&] { s.top_k<std::uint32_t>(a, align / 4 + 32, 8, b, iout.buffer); }),
+                        "keys_out");
+  CHECK(big.unchanged(s.queue()));
+  // another context
+  cl::Context other(s.device());
+  cl::Buffer foreign(other, CL_MEM_READ_WRITE, 400);
+  expect_argument_error(thrown([&] { s.top_k<float>(keys.buffer, 100, 10, kout.buffer, foreign); }),
+                        "indices_out");
+  // select
+  expect_argument_error(thrown([&] { s.select<float>(keys.buffer, 100, 100, one.buffer); }), "k");
+  expect_argument_error(thrown([&] { s.select<float>(keys.buffer, 0, 0, one.buffer); }), "k");
+  expect_argument_error(thrown([&] { s.select<double>(keys.buffer, 10, 0, one.buffer); }), "key_out");
+  expect_argument_error(thrown([&] { s.select<float>(keys.buffer, 100, 3, keys.buffer); }), "key_out");
+  all_unchanged();
+
+  // host data
+  const std::vector<std::int32_t> host{5, -3, 9, 0};
+  const std::vector<std::int32_t> copy = host;
+  expect_argument_error(thrown([&] { s.top_k(host, 5); }), "k");
+  expect_argument_error(thrown([&] { s.select(host, 4); }), "k");
+  expect_argument_error(thrown([&] { s.select(std::vector<double>{}, 0); }), "k");
+  std::int32_t out_key = 77;
+  std::uint32_t out_index = 88;
+  expect_argument_error(
+      thrown([&] { s.top_k_host(KeyType::i32, host.data(), 4, 1, nullptr, &out_index, {}); }), "keys_out");
+  expect_argument_error(thrown([&] { s.top_k_host(KeyType::i32, nullptr, 4, 1, &out_key, &out_index, {}); }),
+                        "keys");
+  CHECK(host == copy);
+  CHECK(out_key == 77);
+  CHECK(out_index == 88);
+}
+
+TEST_CASE("top_k and select through the C API") {
+  clsort::Sorter& base = shared_sorter();
+  clsort_sorter cs = nullptr;
+  REQUIRE(clsort_sorter_create(base.queue()(), &cs) == CLSORT_SUCCESS);
+  const std::vector<double> input = make_keys<double>(Dist::float_specials, 3001, 11);
+  const std::vector<std::uint32_t> ref = reference_argsort(input, Order::descending);
+  // host arrays
+  std::vector<double> keys_out(40, 1.5);
+  std::vector<std::uint32_t> indices_out(40, 7);
+  REQUIRE(clsort_top_k_host(cs, input.data(), input.size(), 40, CLSORT_KEY_F64, CLSORT_DESCENDING,
+                            keys_out.data(), indices_out.data()) == CLSORT_SUCCESS);
+  CHECK(check_top_k(input, ref, 40, keys_out, indices_out).empty());
+  double median = 0;
+  REQUIRE(clsort_select_host(nullptr, input.data(), input.size(), 1500, CLSORT_KEY_F64, CLSORT_DESCENDING,
+                             &median) == CLSORT_SUCCESS);
+  CHECK(same_bits(median, input[ref[1500]]));
+  // device buffers
+  cl::Buffer keys = device_buffer(base, input), kout = device_buffer(base, std::vector<double>(40)),
+             iout = device_buffer(base, std::vector<std::uint32_t>(40)),
+             one = device_buffer(base, std::vector<double>(1));
+  cl_event done = nullptr;
+  REQUIRE(clsort_top_k(cs, keys(), input.size(), 40, CLSORT_KEY_F64, CLSORT_DESCENDING, kout(), iout(), 0,
+                       nullptr, &done) == CLSORT_SUCCESS);
+  REQUIRE(done);
+  CHECK(clWaitForEvents(1, &done) == CL_SUCCESS);
+  clReleaseEvent(done);
+  CHECK(
+      check_top_k(input, ref, 40, read_back<double>(base, kout, 40), read_back<std::uint32_t>(base, iout, 40))
+          .empty());
+  REQUIRE(clsort_select(cs, keys(), input.size(), 0, CLSORT_KEY_F64, CLSORT_DESCENDING, one(), 0, nullptr,
+                        nullptr) == CLSORT_SUCCESS);
+  CHECK(same_bits(read_back<double>(base, one, 1)[0], input[ref[0]]));
+  // errors: status, message naming the argument, outputs unchanged
+  std::fill(keys_out.begin(), keys_out.end(), 1.5);
+  CHECK(clsort_top_k_host(cs, input.data(), 10, 11, CLSORT_KEY_F64, 0, keys_out.data(), indices_out.data()) ==
+        CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(clsort_last_error_message()).find("'k'") != std::string::npos);
+  CHECK(keys_out == std::vector<double>(40, 1.5));
+  CHECK(clsort_top_k(cs, keys(), input.size(), 41, CLSORT_KEY_F64, 0, kout(), iout(), 0, nullptr, &done) ==
+        CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(done == nullptr);
+  CHECK(clsort_select(cs, keys(), 3001, 0, CLSORT_KEY_F64, 0, nullptr, 0, nullptr, nullptr) ==
+        CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(clsort_select_host(cs, input.data(), 3001, 3001, CLSORT_KEY_F64, 0, &median) ==
+        CLSORT_ERROR_INVALID_ARGUMENT);
+  clsort_sorter_destroy(cs);
+}
+
+}  // namespace
+}  // namespace clsort_test
