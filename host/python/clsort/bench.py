@@ -61,24 +61,29 @@ def host_rows(dtypes, sizes, argsort_sizes, reps):
 
 
 def overhead_rows(dtypes, n, reps):
-    """The Python call (validation, NumPy's copy, the binding) against the same work in C++: a copy of
-    the keys and Sorter::sort_host, timed inside the extension with no Python in between. The two
-    alternate, one run each per round, so that drift on a shared machine hits both alike."""
-    print(f"\nPython over C++, n = {n}: clsort.sort(a) against copy + Sorter::sort_host timed in C++ "
-          f"(same Sorter; medians of {reps} alternating rounds)")
+    """clsort.sort(a) against the C++ call it wraps, Sorter::sort_host on a copy of the keys, timed inside
+    the extension with no Python in between. clsort.sort also copies `a` (it returns a copy, as np.sort
+    does), so NumPy's copy is timed too; what is left is the binding's own cost. One run of each per
+    round, so that drift on a shared machine hits all alike."""
+    print(f"\nPython over C++, n = {n}, medians of {reps} alternating rounds: clsort.sort(a) against "
+          "Sorter::sort_host on a copy timed in C++ (same Sorter), and NumPy's copy of a")
+    print(f"{'dtype':8} {'python ms':>10} {'C++ ms':>10} {'python/C++':>10} {'copy ms':>10} {'rest ms':>10}")
     sorter = clsort._sort._sorter(None)
     for dtype in dtypes:
         a = keys(dtype, n)
         kt = key_type(a.dtype)
         sorter.sort(a)
-        py, cxx = [], []
+        py, cxx, cp = [], [], []
         for _ in range(reps):
             start = time.perf_counter()
             sorter.sort(a)
             py.append(time.perf_counter() - start)
             cxx += sorter._impl.time_sort_host(kt, a, 1)
-        p, c = statistics.median(py), statistics.median(cxx)
-        print(f"{np.dtype(dtype).name:8} python {ms(p)} ms   C++ {ms(c)} ms   python/C++ {p / c:6.3f}")
+            start = time.perf_counter()
+            np.array(a, copy=True)
+            cp.append(time.perf_counter() - start)
+        p, c, k = statistics.median(py), statistics.median(cxx), statistics.median(cp)
+        print(f"{np.dtype(dtype).name:8} {ms(p)} {ms(c)} {p / c:10.3f} {ms(k)} {ms(p - c - k)}")
 
 
 def pyopencl_rows(sizes, reps):
