@@ -10,7 +10,7 @@ root=$PWD
 # Highway, oneTBB) are not needed.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" "-DCMAKE_C_FLAGS_DEBUG=-O1 -g" \
   -DCLSORT_SANITIZE=ON -DCLSORT_BENCH_BOOST=OFF -DCLSORT_BENCH_HWY=OFF -DCLSORT_BENCH_TBB=OFF >/dev/null
-targets=(clsort clsort_cli clsort_probe_tuning clsort_cli_test clsort_test_by_key clsort_test_api clsort_test_errors
+targets=(clsort clsort_cli clsort_probe_tuning clsort_probe_top_k clsort_cli_test clsort_test_by_key clsort_test_api clsort_test_errors
   clsort_test_c_api clsort_reliability_faults clsort_reliability_disk_cache clsort_reliability_concurrency
   clsort_reliability_cache_worker clsort_reliability_property)
 cmake --build build-asan -j "$jobs" --target "${targets[@]}"
