@@ -271,6 +271,24 @@ void expect_argument_error(const std::optional<clsort::Error>& e, const std::str
   CHECK(std::string(e->what()).find(where) != std::string::npos);
 }
 
+// The selection kernels read 4- and 8-byte keys: 8- and 16-bit keys are refused, naming the type, before
+// anything is read or written.
+TEST_CASE("top_k and select refuse 8- and 16-bit keys") {
+  clsort::Sorter& s = shared_sorter();
+  std::vector<std::uint16_t> keys{5, 3, 9, 1};
+  const auto keys0 = keys;
+  expect_argument_error(thrown([&] { s.top_k(keys, 2); }), "type");
+  std::vector<std::uint8_t> bytes{5, 3, 9, 1};
+  expect_argument_error(thrown([&] { s.top_k(bytes, 2); }), "type");
+  Filled buffer(s.context(), 4 * 2, 7), kout(s.context(), 2 * 2, 8), iout(s.context(), 2 * 4, 9);
+  expect_argument_error(
+      thrown([&] { s.top_k<std::uint16_t>(buffer.buffer, 4, 2, kout.buffer, iout.buffer); }), "type");
+  CHECK(keys == keys0);
+  CHECK(buffer.unchanged(s.queue()));
+  CHECK(kout.unchanged(s.queue()));
+  CHECK(iout.unchanged(s.queue()));
+}
+
 TEST_CASE("top_k and select: bad arguments throw naming them and change nothing") {
   clsort::Sorter& s = shared_sorter();
   Filled keys(s.context(), 100 * 4, 1), kout(s.context(), 10 * 4, 2), iout(s.context(), 10 * 4, 3),

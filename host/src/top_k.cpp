@@ -45,6 +45,14 @@ void check_buffer(const Sorter::Impl& s, const cl::Buffer& b, const char* name, 
 }
 
 // The checks on n and k that every form shares. select needs k < n, top_k k <= n.
+// The selection kernels (kernels/select.cl) read 4- and 8-byte keys; the narrow types would be read as
+// wider elements than the buffer holds, so they are refused until the kernels load them.
+void check_key_type(KeyType type) {
+  if (key_size(type) < 4)
+    detail::throw_argument_error(
+        "type", std::string("top_k and select take 32- and 64-bit keys, not ") + to_string(type));
+}
+
 void check_n_k(std::size_t n, std::size_t k, bool select) {
   if (n > kMaxSelect)
     detail::throw_argument_error("n", "top_k and select return 32-bit indices: n must be < 2^32");
@@ -134,6 +142,7 @@ cl::Event enqueue_select(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, 
 cl::Event Sorter::top_k_buffer(KeyType type, const cl::Buffer& keys, std::size_t n, std::size_t k,
                                const cl::Buffer& keys_out, const cl::Buffer& indices_out,
                                const Options& options, const std::vector<cl::Event>& wait) {
+  check_key_type(type);
   Impl& s = *impl_;
   const std::size_t kb = key_size(type);
   if (!keys()) detail::throw_argument_error("keys", "null cl::Buffer");
@@ -156,6 +165,7 @@ cl::Event Sorter::top_k_buffer(KeyType type, const cl::Buffer& keys, std::size_t
 cl::Event Sorter::select_buffer(KeyType type, const cl::Buffer& keys, std::size_t n, std::size_t k,
                                 const cl::Buffer& key_out, const Options& options,
                                 const std::vector<cl::Event>& wait) {
+  check_key_type(type);
   Impl& s = *impl_;
   const std::size_t kb = key_size(type);
   if (!keys()) detail::throw_argument_error("keys", "null cl::Buffer");
@@ -170,6 +180,7 @@ cl::Event Sorter::select_buffer(KeyType type, const cl::Buffer& keys, std::size_
 
 void Sorter::top_k_host(KeyType type, const void* keys, std::size_t n, std::size_t k, void* keys_out,
                         std::uint32_t* indices_out, const Options& options) {
+  check_key_type(type);
   if (!keys && n) detail::throw_argument_error("keys", "null pointer");
   check_n_k(n, k, false);
   if (k == 0) return;
@@ -202,6 +213,7 @@ void Sorter::top_k_host(KeyType type, const void* keys, std::size_t n, std::size
 
 void Sorter::select_host(KeyType type, const void* keys, std::size_t n, std::size_t k, void* key_out,
                          const Options& options) {
+  check_key_type(type);
   if (!keys && n) detail::throw_argument_error("keys", "null pointer");
   check_n_k(n, k, true);
   if (!key_out) detail::throw_argument_error("key_out", "null pointer");

@@ -289,6 +289,7 @@ int main(int argc, char** argv) {
       const bool largest = i >= config->every_type;
       for (KeyType type : all_types()) {
         if (largest && type != KeyType::f32 && type != KeyType::i64) continue;
+        if (config->select && clsort::key_size(type) < 4) continue;  // top_k refuses narrow keys
         if (argc == 3 && argv[2] != std::string(clsort::to_string(type))) continue;
         for (Order order : {Order::ascending, Order::descending}) {
           if (largest && (type == KeyType::f32) != (order == Order::ascending)) continue;
