@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "support/env_guard.hpp"
+#include "support/guarded.hpp"
 #include "support/support.hpp"
 
 #ifndef CLSORT_TEST_KERNEL_SOURCE_DIR
@@ -18,34 +19,7 @@
 namespace clsort_test {
 namespace {
 
-// The Error that f throws, or nothing. Exceptions of other types escape and fail the test case.
-template <class F>
-std::optional<clsort::Error> thrown(F&& f) {
-  try {
-    f();
-  } catch (const clsort::Error& e) {
-    return e;
-  }
-  return std::nullopt;
-}
-
 using clsort_test::EnvGuard;
-
-// A device buffer filled with random bytes, and whether it still holds them.
-struct Filled {
-  std::vector<unsigned char> bytes;
-  cl::Buffer buffer;
-  Filled(const cl::Context& context, std::size_t size, std::uint64_t seed) : bytes(size) {
-    std::mt19937_64 rng(seed);
-    for (auto& b : bytes) b = static_cast<unsigned char>(rng());
-    buffer = cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, size, bytes.data());
-  }
-  bool unchanged(const cl::CommandQueue& q) const {
-    std::vector<unsigned char> now(bytes.size());
-    REQUIRE(q.enqueueReadBuffer(buffer, CL_TRUE, 0, now.size(), now.data()) == CL_SUCCESS);
-    return now == bytes;
-  }
-};
 
 cl::Buffer sub_buffer(cl::Buffer parent, std::size_t offset, std::size_t size) {
   cl_buffer_region region{offset, size};

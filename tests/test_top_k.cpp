@@ -5,20 +5,11 @@
 
 #include <clsort/clsort.h>
 
+#include "support/guarded.hpp"
 #include "support/support.hpp"
 
 namespace clsort_test {
 namespace {
-
-template <class F>
-std::optional<clsort::Error> thrown(F&& f) {
-  try {
-    f();
-  } catch (const clsort::Error& e) {
-    return e;
-  }
-  return std::nullopt;
-}
 
 // The sizes: tiny, odd, primes, around 256 (a digit's range and the GPU work-group), the GPU tile (2048)
 // and the CPU tile (1024), 2^16 +- 1, and one large size.
@@ -247,22 +238,6 @@ TEST_CASE("top_k on an out-of-order queue, after a user event") {
   REQUIRE(q.enqueueReadBuffer(iout, CL_TRUE, 0, 400, got_indices.data()) == CL_SUCCESS);
   CHECK(check_top_k(input, ref, 100, got_keys, got_indices).empty());
 }
-
-// A device buffer with random bytes, and whether it still holds them.
-struct Filled {
-  std::vector<unsigned char> bytes;
-  cl::Buffer buffer;
-  Filled(const cl::Context& context, std::size_t size, std::uint64_t seed) : bytes(size) {
-    std::mt19937_64 rng(seed);
-    for (auto& b : bytes) b = static_cast<unsigned char>(rng());
-    buffer = cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, size, bytes.data());
-  }
-  bool unchanged(const cl::CommandQueue& q) const {
-    std::vector<unsigned char> now(bytes.size());
-    REQUIRE(q.enqueueReadBuffer(buffer, CL_TRUE, 0, now.size(), now.data()) == CL_SUCCESS);
-    return now == bytes;
-  }
-};
 
 void expect_argument_error(const std::optional<clsort::Error>& e, const std::string& where) {
   REQUIRE(e);
