@@ -208,6 +208,18 @@ void on_sorter(clsort_sorter sorter, F& f) {
   }
 }
 
+// Hands the caller its own reference to `done`.
+clsort_status give_event(const cl::Event& done, cl_event* event) {
+  if (event && done()) {
+    const cl_int s = clRetainEvent(done());
+    if (s != CL_SUCCESS)
+      return fail(CLSORT_ERROR_OPENCL, s,
+                  std::string("clsort: clRetainEvent failed with ") + clsort::status_name(s));
+    *event = done();
+  }
+  return succeed();
+}
+
 clsort_status sort_device(clsort_sorter sorter, cl_mem keys, cl_mem values, size_t n,
                           clsort_key_type key_type, size_t value_size, clsort_flags flags, cl_uint num_events,
                           const cl_event* wait_list, cl_event* event) noexcept {
@@ -229,28 +241,8 @@ clsort_status sort_device(clsort_sorter sorter, cl_mem keys, cl_mem values, size
     if (values) vbuf = cl::Buffer(values, /*retainObject=*/true);
     const cl::Event done =
         sorter->sorter.sort_buffer(type, kbuf, values ? &vbuf : nullptr, value_size, n, options, wait);
-    // The caller gets a reference of its own; ours goes with `done`.
-    if (event && done()) {
-      const cl_int s = clRetainEvent(done());
-      if (s != CL_SUCCESS)
-        return fail(CLSORT_ERROR_OPENCL, s,
-                    std::string("clsort: clRetainEvent failed with ") + clsort::status_name(s));
-      *event = done();
-    }
-    return succeed();
+    return give_event(done, event);  // the caller's own reference; ours goes with `done`
   });
-}
-
-// Hands the caller its own reference to `done`.
-clsort_status give_event(const cl::Event& done, cl_event* event) {
-  if (event && done()) {
-    const cl_int s = clRetainEvent(done());
-    if (s != CL_SUCCESS)
-      return fail(CLSORT_ERROR_OPENCL, s,
-                  std::string("clsort: clRetainEvent failed with ") + clsort::status_name(s));
-    *event = done();
-  }
-  return succeed();
 }
 
 }  // namespace
