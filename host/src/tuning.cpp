@@ -56,13 +56,13 @@ const Row k_table[] = {
     {"nvidia", "gpu", "", 0, kWithValues, "radix.regs=0", "H100, 2026-11-23: u32 pairs 2^28 1.01x CUB"},
     {"nvidia", "gpu", "", 4, kWithValues, "radix.items=32", "H100, 2026-11-23: u32 pairs 2^26 27.95 Gkeys/s"},
     // Keys of 8 and 16 bits run the 4-byte keys' kernels on 32-bit codes (only their global loads and
-    // stores are narrow), so they take the 4-byte rows' parameters until measured.
+    // stores are narrow), so they take the 4-byte rows' parameters; for 16-bit keys no other tile was faster.
     {"nvidia", "gpu", "", 2, kNoValues, "radix.items=24 radix.regs=64",
-     "not measured: the 4-byte keys' parameters (u16 / f16 against CUB: tools/gpu_narrow.sh)"},
+     "H200, 2026-11-26: u16 2^24 / 2^26 0.98x / 0.96x CUB 3.5, f16 1.00-1.03x; 20, 28, 32 keys slower"},
     {"nvidia", "gpu", "", 2, kWithValues, "radix.items=32 radix.regs=0",
-     "not measured: the u32 pairs' parameters"},
+     "H200, 2026-11-26: u16 pairs 2^24 / 2^26 0.93x / 0.97x CUB 3.5; 24, 28 keys slower"},
     {"nvidia", "gpu", "", 1, kNoValues, "radix.items=24 radix.regs=64",
-     "not measured: the 4-byte keys' parameters"},
+     "H200, 2026-11-26: u8 2^24 / 2^26 1.07x / 1.12x CUB 3.5 (the 4-byte keys' parameters)"},
     {"nvidia", "gpu", "", 1, kWithValues, "radix.items=32 radix.regs=0",
      "not measured: the u32 pairs' parameters"},
     {"advanced micro devices", "gpu", "", 0, kAnyValues, "bitonic.wg=256 bitonic.tile=2048",
