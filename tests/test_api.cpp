@@ -674,10 +674,15 @@ const Variant kMultisplitVariants[] = {
     // The tile of a GPU without a tuning row: from local memory and the compiler's spill report.
     {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.wg=256,radix.items=0", Algorithm::radix,
      kU32 | kI64 | kF32, kOnesweepCpuMaxN},
+    // Keys per work-item of local-memory sub-groups alone (radix.items_local).
+    {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.subgroups=3,radix.bits=6,radix.wg=64,radix.items=4,"
+     "radix.items_local=11",
+     Algorithm::radix, kU32 | kF64, kOnesweepCpuMaxN},
 };
 
 // radix.items=0 (the any/gpu row): keys per work-item from the device's local memory, then fewer while the
-// compiler reports the pass spilling; 24 at most, 8 at least, and never more for wider keys.
+// compiler reports the pass spilling; 24 at most (32 with local-memory sub-groups), 8 at least, and never
+// more for wider keys.
 TEST_CASE("a radix tile derived from the device") {
   clsort::Sorter sorter(shared_sorter().device());
   sorter.tune("radix.cpu=0,radix.onesweep=1,radix.match=1,radix.wg=256,radix.items=0");
@@ -692,9 +697,21 @@ TEST_CASE("a radix tile derived from the device") {
     CHECK(plan.shape.find("(derived from the device)", at) != std::string::npos);
     items[wide] = unsigned(std::stoul(plan.shape.substr(at + tiles.size())));
     CHECK(items[wide] >= 8);
-    CHECK(items[wide] <= 24);
+    CHECK(items[wide] <= (plan.shape.find("local-memory sub-groups") != std::string::npos ? 32u : 24u));
   }
   CHECK(items[1] <= items[0]);
+  // radix.items_local replaces radix.items where the sub-groups are local-memory groups, and only there.
+  for (const char* subgroups : {"3", "0"}) {
+    clsort::Sorter local(shared_sorter().device());
+    local.tune(std::string("radix.cpu=0,radix.onesweep=1,radix.match=1,radix.wg=256,radix.items=4,"
+                           "radix.items_local=11,radix.subgroups=") +
+               subgroups);
+    const std::string shape = local.plan(KeyType::u32, 1 << 20, 0, radix).shape;
+    CAPTURE(shape);
+    const bool is_local = shape.find("local-memory sub-groups") != std::string::npos;
+    CHECK(shape.find(is_local ? "tiles of 256 x 11" : "tiles of 256 x 4") != std::string::npos);
+    if (subgroups[0] == '3') CHECK(is_local);
+  }
 }
 
 TEST_CASE("sorts under the multisplit ranking's variants") {

@@ -45,10 +45,12 @@ const Row k_table[] = {
     {"", "gpu", "", 0, kAnyValues, "radix.wg=256 radix.items=0 radix.match=1 radix.onesweep=1",
      "derived from the device, not measured"},
     {"nvidia", "gpu", "", 0, kAnyValues,
-     "radix.wg=256 radix.items=24 radix.items_small=8 radix.match=1 radix.onesweep=1 radix.regs=64 "
+     "radix.wg=256 radix.items=24 radix.items_small=8 radix.items_local=32 radix.match=1 radix.onesweep=1 "
+     "radix.regs=64 "
      "radix.groups=4096 bitonic.wg=512 bitonic.tile=8192 bitonic.steps=6"
      " selection.wg=256 selection.items=8 merge.wg=256 merge.items=12 odd_even.wg=256 odd_even.tile=1024",
-     "H100, 2026-11-25: u32 2^24 38.1-38.3 Gkeys/s, 2^28 45.0-45.4 (prefetch off, docs/tuning.md)"},
+     "H100, 2026-11-25: u32 2^24 38.1-38.3 Gkeys/s, 2^28 45.0-45.4 (prefetch off, docs/tuning.md); "
+     "local-memory sub-groups H200, 2026-11-26: u32 2^28 35.9 Gkeys/s at 32 keys, 31.4 at 24"},
     // 64-bit keys fill local memory before registers; at 80 registers 3 work-groups fit per SM, not 2.
     {"nvidia", "gpu", "", 8, kAnyValues, "radix.items=21 radix.regs=80",
      "H100, 2026-11-23: u64 2^24 1.04x CUB"},
@@ -100,6 +102,7 @@ const Param k_params[] = {
     CLSORT_PARAM("radix.wg", radix.wg, 8, 4096, Check::multiple_of_8, ""),
     CLSORT_PARAM("radix.items", radix.items, 1, 32, Check::zero_or_range, "derived from the device"),
     CLSORT_PARAM("radix.items_small", radix.items_small, 0, 32, Check::range, ""),
+    CLSORT_PARAM("radix.items_local", radix.items_local, 1, 32, Check::zero_or_range, "radix.items"),
     CLSORT_PARAM("radix.groups", radix.groups, 1, 65536, Check::range, ""),
     CLSORT_PARAM("radix.cpu", radix.cpu, 0, 1, Check::range, ""),
     CLSORT_PARAM("radix.buckets", radix.buckets, 0, 2, Check::range, ""),
@@ -323,7 +326,8 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
   auto clamp_wg = [&](unsigned& wg) { wg = std::min<unsigned>(wg, floor_pow2(device.max_work_group)); };
   RadixPolicy& r = t.radix;
   // A tile derived from the device: the most keys per work-item that local memory holds, up to the 24 that
-  // a 64-register work-item held on the H100 without spilling much; fit_radix_registers then takes keys
+  // a 64-register work-item held on the H100 without spilling much (32 with local-memory sub-groups, set
+  // where those are chosen below); fit_radix_registers then takes keys
   // off while the compiler reports spilling. Below half a tile per compute unit, 8 keys, as on the H100.
   if (r.items == 0) {
     r.derived = !r.cpu;
@@ -365,6 +369,12 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
     if (!r.peers) r.peers = use == 2 ? 1 : 2;
     if (use == 3) r.peers = 2;
     if (use == 2 && r.sg_size > 32) r.peers = 1;
+    // Local-memory sub-groups sync by work-group barriers, which a larger tile pays for with fewer
+    // tiles (H200, u32 2^28: 8.40 ms at 24 keys, 7.40 at 32); a derived tile starts from 32 keys there.
+    if (use == 3 && r.derived)
+      r.items = 32;
+    else if (use == 3 && r.items_local)
+      r.items = r.items_local;
   };
   auto no_multisplit = [&] {
     r.match = r.subgroups = r.peers = r.sg_size = 0;

@@ -39,6 +39,9 @@ struct RadixPolicy {
   // fit_radix_registers)
   unsigned items = 8;
   unsigned items_small = 0;  // keys per work-item below half a tile per compute unit; 0: `items` at every n
+  // keys per work-item where the multisplit ranking's sub-groups are work-item groups in local memory,
+  // whose syncs are work-group barriers that larger tiles amortize; 0: `items`
+  unsigned items_local = 0;
   unsigned groups = 1024;  // most work-groups per reduce-then-scan pass; each owns a contiguous run of tiles
   unsigned cpu = 0;        // 1: the CPU shape (an MSD pass over chunks, then one work-item per bucket)
   // The CPU shape's buckets: 0 the kernel's choice by key width, 1 every LSD pass over the bucket, 2 the
