@@ -652,11 +652,12 @@ TEST_CASE("sorts under non-default Onesweep tuning") {
 }
 
 // The multisplit ranking (kernels/radix_rank_multisplit.cl) on any device: its local-memory sub-groups of
-// 32, 8 and 16 work-items, ballot peers where the device has ballots (NVIDIA's PTX, cl_khr_subgroup_ballot;
-// elsewhere the same as local atomics), each with reduce-then-scan and with Onesweep, and the look-back's
-// recount under the local-memory sub-groups.
+// 32 (with their own keys per work-item, radix.items_local), 8 and 16 work-items, ballot peers where the
+// device has ballots (NVIDIA's PTX, cl_khr_subgroup_ballot; elsewhere the same as local atomics), each with
+// reduce-then-scan and with Onesweep, and the look-back's recount under the local-memory sub-groups.
 const Variant kMultisplitVariants[] = {
-    {"radix.cpu=0,radix.onesweep=0,radix.match=1,radix.subgroups=3,radix.wg=256,radix.items=8",
+    {"radix.cpu=0,radix.onesweep=0,radix.match=1,radix.subgroups=3,radix.wg=256,radix.items=5,"
+     "radix.items_local=8",
      Algorithm::radix, kAllTypes},
     {"radix.cpu=0,radix.onesweep=0,radix.match=1,radix.subgroups=3,radix.bits=4,radix.wg=24,radix.items=5",
      Algorithm::radix, kU32 | kI64},
@@ -674,10 +675,6 @@ const Variant kMultisplitVariants[] = {
     // The tile of a GPU without a tuning row: from local memory and the compiler's spill report.
     {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.wg=256,radix.items=0", Algorithm::radix,
      kU32 | kI64 | kF32, kOnesweepCpuMaxN},
-    // Keys per work-item of local-memory sub-groups alone (radix.items_local).
-    {"radix.cpu=0,radix.onesweep=1,radix.match=1,radix.subgroups=3,radix.bits=6,radix.wg=64,radix.items=4,"
-     "radix.items_local=11",
-     Algorithm::radix, kU32 | kF64, kOnesweepCpuMaxN},
 };
 
 // radix.items=0 (the any/gpu row): keys per work-item from the device's local memory, then fewer while the
