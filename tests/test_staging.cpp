@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "support/env_guard.hpp"
+#include "support/guarded.hpp"
 #include "support/support.hpp"
 
 namespace clsort_test {
@@ -151,6 +152,53 @@ TEST_CASE("host staging: below host.min, and off") {
   CHECK(sort_keys<std::uint32_t>(*s, Dist::random, 40000, Order::ascending) == "");
   s->tune("host.chunk=65536");  // larger: the staging grows
   CHECK(sort_keys<std::uint32_t>(*s, Dist::random, 400000, Order::descending) == "");
+}
+
+// sort_copy: the input uploaded as it is, the result downloaded into other memory, guard elements on both
+// sides of the output untouched; through the single transfers and through the staging's chunks.
+template <class K>
+std::string sort_copy_keys(clsort::Sorter& s, Dist dist, std::size_t n, Order order) {
+  const std::uint64_t seed = seed_for(clsort::key_type_of<K>::value, int(dist), n, 44);
+  const std::vector<K> keys = make_keys<K>(dist, n, seed);
+  const std::vector<K> input = keys;
+  const K guard = make_keys<K>(Dist::random, 1, seed + 1)[0];
+  std::vector<K> out(n + 2, guard);
+  s.sort_copy(input.data(), out.data() + 1, n, {order});
+  const std::string what = describe({}, clsort::key_type_of<K>::value, order, n, dist, seed) + ": ";
+  if (!same_bits(out.front(), guard) || !same_bits(out.back(), guard)) return what + "a guard was written";
+  for (std::size_t i = 0; i < n; ++i)
+    if (!same_bits(input[i], keys[i])) return what + "the input changed";
+  const std::string error = compare_sorted(reference_sort(keys, order), {out.begin() + 1, out.end() - 1});
+  return error.empty() ? "" : what + error;
+}
+
+TEST_CASE("host staging: sort_copy into other memory, the input unchanged") {
+  for (const char* tuning : {"host.chunk=0", "host.chunk=4096,host.min=0,host.threads=2"}) {
+    CAPTURE(tuning);
+    auto s = staged_sorter(tuning);
+    for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(1000), std::size_t(100003)})
+      for (Order order : both_orders()) {
+        CHECK(sort_copy_keys<std::uint32_t>(*s, Dist::random, n, order) == "");
+        CHECK(sort_copy_keys<double>(*s, Dist::float_specials, n, order) == "");
+        CHECK(sort_copy_keys<std::int16_t>(*s, Dist::extremes, n, order) == "");
+      }
+  }
+  // In place through sort_copy; overlapping arrays and null pointers are refused, changing nothing.
+  clsort::Sorter& s = shared_sorter();
+  std::vector<std::uint32_t> keys{5, 3, 9, 1, 7, 2};
+  s.sort_copy(keys.data(), keys.data(), keys.size());
+  CHECK(keys == std::vector<std::uint32_t>{1, 2, 3, 5, 7, 9});
+  const std::vector<std::uint32_t> before{9, 8, 7, 6, 5, 4};
+  keys = before;
+  auto where = [](auto f) {
+    const auto e = thrown(f);
+    return e ? e->where() : std::string("nothing thrown");
+  };
+  CHECK(where([&] { s.sort_copy(keys.data(), keys.data() + 1, 5); }) == "keys_out");
+  CHECK(where([&] { s.sort_copy_host(clsort::KeyType::u32, nullptr, keys.data(), 3, {}); }) == "keys_in");
+  CHECK(where([&] { s.sort_copy<std::uint32_t>(keys.data(), nullptr, 3); }) == "keys_out");
+  CHECK(keys == before);
+  s.sort_copy<std::uint32_t>(nullptr, nullptr, 0);  // nothing to sort: no pointer is read
 }
 
 TEST_CASE("host staging: an out-of-order queue") {

@@ -300,6 +300,20 @@ clsort_status clsort_sort_host(clsort_sorter sorter, void* keys, size_t n, clsor
   });
 }
 
+clsort_status clsort_sort_copy_host(clsort_sorter sorter, const void* keys_in, void* keys_out, size_t n,
+                                    clsort_key_type key_type, clsort_flags flags) {
+  return guarded([&] {
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    if (!keys_in && n) return invalid("keys_in", "null pointer");
+    if (!keys_out && n) return invalid("keys_out", "null pointer");
+    auto f = [&](clsort::Sorter& s) { s.sort_copy_host(type, keys_in, keys_out, n, options); };
+    on_sorter(sorter, f);
+    return succeed();
+  });
+}
+
 clsort_status clsort_sort_by_key_host(clsort_sorter sorter, void* keys, void* values, size_t n,
                                       clsort_key_type key_type, size_t value_size, clsort_flags flags) {
   return guarded([&] {

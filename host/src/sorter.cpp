@@ -256,6 +256,24 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
                        const Options& options) {
   if (n == 0) return;
   if (!keys) detail::throw_argument_error("keys", "null pointer");
+  sort_host_from(type, keys, keys, n, values, value_bytes, options);
+}
+
+void Sorter::sort_copy_host(KeyType type, const void* keys_in, void* keys_out, std::size_t n,
+                            const Options& options) {
+  if (n == 0) return;
+  if (!keys_in || !keys_out) detail::throw_argument_error(keys_in ? "keys_out" : "keys_in", "null pointer");
+  const auto* in = static_cast<const unsigned char*>(keys_in);
+  const auto* out = static_cast<const unsigned char*>(keys_out);
+  const std::size_t bytes = n * key_size(type);
+  if (in != out && in < out + bytes && out < in + bytes)
+    detail::throw_argument_error("keys_out", "overlaps keys_in without being the same array");
+  sort_host_from(type, keys_in, keys_out, n, nullptr, 0, options);
+}
+
+// The host sort: keys uploaded from keys_in, downloaded to keys (the same array, or sort_copy_host's output).
+void Sorter::sort_host_from(KeyType type, const void* keys_in, void* keys, std::size_t n, void* values,
+                            std::size_t value_bytes, const Options& options) {
   if (values == nullptr) value_bytes = 0;
   check_value_bytes(value_bytes);
   Impl& s = *impl_;
@@ -270,7 +288,8 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
   // GPUs: through pinned staging in chunks (host.chunk; off on CPU devices, whose buffers are host memory).
   const detail::HostPolicy& host = s.tuning(unsigned(kb), unsigned(value_bytes)).host;
   if (host.chunk && n * (kb + value_bytes) >= host.min) {
-    std::vector<detail::HostArray> arrays{{static_cast<unsigned char*>(keys), kbuf, n * kb}};
+    std::vector<detail::HostArray> arrays{
+        {static_cast<unsigned char*>(keys), kbuf, n * kb, static_cast<const unsigned char*>(keys_in)}};
     if (values) arrays.push_back({static_cast<unsigned char*>(values), vbuf, n * value_bytes});
     if (detail::sort_host_staged(s, type, arrays, n, value_bytes, resolved)) return;
   }
@@ -288,7 +307,7 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
   try {
     std::vector<cl::Event> before, up(1);
     if (s.last()) before.push_back(s.last);
-    CLSORT_CHECK(s.queue.enqueueWriteBuffer(kbuf, CL_FALSE, 0, n * kb, keys, &before, &up[0]));
+    CLSORT_CHECK(s.queue.enqueueWriteBuffer(kbuf, CL_FALSE, 0, n * kb, keys_in, &before, &up[0]));
     record("upload", up[0]);
     if (values) {
       up.emplace_back();
@@ -322,10 +341,9 @@ void Sorter::argsort_host(KeyType type, const void* keys, std::size_t n, std::ui
   if (n > kMaxRadix) detail::throw_argument_error("n", "argsort returns 32-bit indices: n must be < 2^32");
   std::vector<std::uint32_t> iota(n);
   for (std::size_t i = 0; i < n; ++i) iota[i] = std::uint32_t(i);
-  const std::size_t kb = key_size(type);
-  std::vector<unsigned char> copy(static_cast<const unsigned char*>(keys),
-                                  static_cast<const unsigned char*>(keys) + n * kb);
-  sort_host(type, copy.data(), n, iota.data(), 4, options);
+  // The keys are uploaded from the caller's array and come back sorted into memory of our own.
+  const std::unique_ptr<unsigned char[]> sorted(new unsigned char[n * key_size(type)]);
+  sort_host_from(type, keys, sorted.get(), n, iota.data(), 4, options);
   std::memcpy(indices, iota.data(), n * 4);
 }
 

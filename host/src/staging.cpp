@@ -134,7 +134,7 @@ class Pipeline {
       const std::size_t begin = p * part_, bytes = std::min(part_, k.bytes - begin);
       unsigned char* host = k.array->host + k.offset + begin;
       if (upload)
-        copy_(slot(i) + begin, host, bytes);
+        copy_(slot(i) + begin, k.array->source ? k.array->source + k.offset + begin : host, bytes);
       else
         copy_(host, slot(i) + begin, bytes);
       c.done.fetch_add(1, std::memory_order_release);

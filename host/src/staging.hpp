@@ -8,11 +8,13 @@
 
 namespace clsort::detail {
 
-/// One array of a host sort: the caller's memory and the device buffer it is sorted in.
+/// One array of a host sort: the caller's memory and the device buffer it is sorted in. The upload reads
+/// `source` where it is set (a sort into other memory than its input), else `host`.
 struct HostArray {
   unsigned char* host;
   cl::Buffer device;
   std::size_t bytes;
+  const unsigned char* source = nullptr;
 };
 
 /// Uploads the arrays (keys first, then values) through the Sorter's pinned staging, sorts them with

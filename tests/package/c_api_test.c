@@ -174,8 +174,14 @@ static void test_host(clsort_sorter s) {
     CHECK(u[idx[i - 1]] >= u[idx[i]]);
     if (u[idx[i - 1]] == u[idx[i]]) CHECK(idx[i - 1] < idx[i]);
   }
+  /* A sorted copy: the input as it was. */
+  uint32_t sorted_copy[N];
+  CHECK_STATUS(clsort_sort_copy_host(s, u, sorted_copy, N, CLSORT_KEY_U32, CLSORT_ASCENDING), CLSORT_SUCCESS);
+  CHECK(memcmp(u, copy, sizeof u) == 0);
+  CHECK(u32_sorted(sorted_copy, N, 0));
   CHECK_STATUS(clsort_sort_host(NULL, u, N, CLSORT_KEY_U32, CLSORT_ALGORITHM_BITONIC), CLSORT_SUCCESS);
   CHECK(u32_sorted(u, N, 0));
+  CHECK(memcmp(u, sorted_copy, sizeof u) == 0);
 
   int32_t k[N];
   uint32_t v[N];
@@ -294,6 +300,10 @@ static void test_errors(cl_context ctx, cl_command_queue q, clsort_sorter s) {
   CHECK_STATUS(clsort_sort_by_key_host(s, keys, keys, 5, CLSORT_KEY_U32, 2, 0),
                CLSORT_ERROR_INVALID_ARGUMENT);
   CHECK_STATUS(clsort_argsort_host(s, keys, 5, CLSORT_KEY_U32, NULL, 0), CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(clsort_sort_copy_host(s, keys, NULL, 5, CLSORT_KEY_U32, 0), CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(clsort_last_error_message(), "keys_out") != NULL);
+  CHECK_STATUS(clsort_sort_copy_host(s, keys, keys + 1, 4, CLSORT_KEY_U32, 0), CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(clsort_last_error_message(), "overlaps") != NULL);
   /* Selection sort accepts at most 2^20 keys: rejected before any allocation. */
   CHECK_STATUS(clsort_sort_host(s, keys, ((size_t)1 << 20) + 1, CLSORT_KEY_U32, CLSORT_ALGORITHM_SELECTION),
                CLSORT_ERROR_INVALID_ARGUMENT);

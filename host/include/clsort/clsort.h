@@ -109,7 +109,8 @@ typedef unsigned int clsort_flags;
 /** Radix sort by bits [begin, end) of each key's order-preserving code only (clsort::Options::begin_bit,
     end_bit; CUB's semantics; stable): ORed into the flags, with automatic or radix. end 0 means the key's
     width; otherwise begin < end <= the key's bits, else CLSORT_ERROR_INVALID_ARGUMENT. Both below 256. */
-#define CLSORT_BIT_RANGE(begin, end) ((((clsort_flags)(begin)&0xffu) << 16) | (((clsort_flags)(end)&0xffu) << 24))
+#define CLSORT_BIT_RANGE(begin, end) \
+  ((((clsort_flags)(begin)&0xffu) << 16) | (((clsort_flags)(end)&0xffu) << 24))
 /** The bits of flags that hold a bit range. */
 #define CLSORT_BIT_RANGE_MASK (0xffffu << 16)
 
@@ -143,6 +144,12 @@ CLSORT_C_API clsort_status clsort_sort_by_key(clsort_sorter sorter, cl_mem keys,
  * process-wide sorter on the default device (CLSORT_DEVICE selects it; calls on it are serialized). */
 CLSORT_C_API clsort_status clsort_sort_host(clsort_sorter sorter, void* keys, size_t n,
                                             clsort_key_type key_type, clsort_flags flags);
+
+/** Writes the n keys of the host array `keys_in`, sorted, to `keys_out`, leaving `keys_in` unchanged (no
+ * copy first: the input is uploaded and the result downloaded into `keys_out`). `keys_out` may equal
+ * `keys_in` (a sort in place) but must not overlap it otherwise. */
+CLSORT_C_API clsort_status clsort_sort_copy_host(clsort_sorter sorter, const void* keys_in, void* keys_out,
+                                                 size_t n, clsort_key_type key_type, clsort_flags flags);
 
 /** Host arrays, keys and values (`value_size` bytes each, 4 or 8), sorted in place by key. Stable. */
 CLSORT_C_API clsort_status clsort_sort_by_key_host(clsort_sorter sorter, void* keys, void* values, size_t n,

@@ -229,6 +229,13 @@ class CLSORT_API Sorter {
   void sort(K* keys, std::size_t n, const Options& options = {}) {
     sort_host(key_type_of<K>::value, keys, n, nullptr, 0, options);
   }
+  /// Writes the n host keys of `in`, sorted, to `out` (n keys), leaving `in` as it is: a sorted copy without
+  /// copying first (`in` is uploaded, the result downloaded into `out`). `out` may be `in` (a sort in place)
+  /// but must not overlap it otherwise.
+  template <class K>
+  void sort_copy(const K* in, K* out, std::size_t n, const Options& options = {}) {
+    sort_copy_host(key_type_of<K>::value, in, out, n, options);
+  }
   /// Sorts host keys in place and moves each value with its key (stable). Sizes must match.
   template <class K, class V>
   void sort_by_key(std::vector<K>& keys, std::vector<V>& values, const Options& options = {}) {
@@ -312,6 +319,9 @@ class CLSORT_API Sorter {
   /// Host sort with the key type given at run time; `values` may be null.
   void sort_host(KeyType type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
                  const Options& options);
+  /// sort_copy with the key type given at run time.
+  void sort_copy_host(KeyType type, const void* keys_in, void* keys_out, std::size_t n,
+                      const Options& options);
   /// Writes the stable sorting permutation of n host keys to `indices`.
   void argsort_host(KeyType type, const void* keys, std::size_t n, std::uint32_t* indices,
                     const Options& options);
@@ -355,6 +365,8 @@ class CLSORT_API Sorter {
     static_assert(sizeof(V) == 4 || sizeof(V) == 8, "clsort values must be 4 or 8 bytes wide");
   }
   [[noreturn]] static void throw_size_mismatch(std::size_t keys, std::size_t values);
+  void sort_host_from(KeyType type, const void* keys_in, void* keys, std::size_t n, void* values,
+                      std::size_t value_bytes, const Options& options);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -114,8 +114,13 @@ class Sorter:
         if _is_cl_array(a):
             return self._sort_device(a, None, descending, algorithm)
         arr, kt = _keys_of(a)
-        out = _native_copy(arr)
-        self._impl.sort_host(kt, out, None, descending, algorithm)
+        if arr.flags.c_contiguous and arr.dtype.isnative:
+            # Sorted straight from `a` into the new array: no copy of `a` first.
+            out = np.empty(len(arr), dtype=arr.dtype)
+            self._impl.sort_copy_host(kt, arr, out, descending, algorithm)
+        else:
+            out = _native_copy(arr)
+            self._impl.sort_host(kt, out, None, descending, algorithm)
         if descending and is_float(out.dtype):
             _nans_last([out], _leading_nans(out.__getitem__, len(out)))
         return out if out.dtype == arr.dtype else out.astype(arr.dtype)
