@@ -9,7 +9,7 @@
 # CUB_BIN names one built beforehand, e.g. where nvcc is at hand), timed alone on the same GPU.
 #   tools/gpu_paths.sh [OUTDIR]   SIZES=2^16,... ROUNDS=2 REPS=20 SUITE=1 (the test suite once per path
 #   first, without the Oclgrind tests, which run on Oclgrind's own device: about 85 s a path on an H100;
-#   BENCH=0 stops after it)
+#   SUITE_PATHS=0,2 runs it for those paths alone; BENCH=0 stops after it)
 # Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +30,7 @@ if [ "${SKIP_CUB:-0}" != 1 ] && [ -z "${CUB_BIN:-}" ]; then
 fi
 if [ "${SUITE:-0}" = 1 ]; then
   for i in "${!paths[@]}"; do
+    [[ ",${SUITE_PATHS:-0,1,2,3}," == *",$i,"* ]] || continue
     echo "suite, ${names[$i]}: CLSORT_TUNING='${paths[$i]}'"
     (cd build-gpu && CLSORT_TUNING="${paths[$i]}" ctest -j 14 -LE oclgrind --timeout 900) >"$out/ctest-$i.log" 2>&1
     grep -E "tests passed|tests failed|\*\*\*|Failed " "$out/ctest-$i.log" | tail -8
