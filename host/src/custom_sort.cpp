@@ -81,7 +81,7 @@ std::string wrap(const std::string& type_source, const std::string& less) {
   s += "typedef " + name + " clsort_t;\n";
   s += "INLINE bool clsort_user_less(const clsort_t a, const clsort_t b) {\n#line 1 \"less\"\n";
   s += has_word(less, "return") ? less : "return (" + less + ");";
-  s += "\n}\n";
+  s += "\n}\n#line 1 \"custom.cl\"\n";
   return s;
 }
 
@@ -114,8 +114,10 @@ CustomPlan plan_custom(const Sorter::Impl& s, std::size_t element_bytes, const s
                                                     to_string(options.algorithm));
   }
   // A tile of elements plus an index each in local memory, within what every device gives a kernel.
+  const detail::CustomPolicy& policy = s.tuning(4, 0).custom;
   const bool cpu = s.facts.type == "cpu";
-  std::size_t wg = std::min<std::size_t>(cpu ? 64 : 256, s.facts.max_work_group), items = 8;
+  std::size_t wg = policy.wg ? policy.wg : cpu ? 64 : 256, items = policy.items ? policy.items : 8;
+  wg = std::min<std::size_t>(wg, s.facts.max_work_group);
   const std::size_t budget =
       std::min<std::size_t>(s.facts.local_mem ? s.facts.local_mem : 16384, 48 * 1024) * 3 / 4;
   while (wg * items * (element_bytes + 4) > budget && wg * items > 1) {
@@ -147,9 +149,12 @@ void check_program(Sorter::Impl& s, const CustomPlan& p, std::size_t element_byt
   cl::Kernel size_of = run.kernel(p.program, "custom_sizeof");
   auto it = s.custom_sizes.find(p.program.inline_source);
   if (it == s.custom_sizes.end()) {
-    cl_int status = CL_SUCCESS;
-    cl::Buffer out(s.context, CL_MEM_READ_WRITE, 4, nullptr, &status);
-    if (status != CL_SUCCESS) detail::throw_cl_error(status, "clCreateBuffer(sizeof)");
+    if (!s.custom_size_out()) {
+      cl_int status = CL_SUCCESS;
+      s.custom_size_out = cl::Buffer(s.context, CL_MEM_READ_WRITE, 4, nullptr, &status);
+      if (status != CL_SUCCESS) detail::throw_cl_error(status, "clCreateBuffer(sizeof)");
+    }
+    const cl::Buffer& out = s.custom_size_out;
     detail::set_args(size_of, out);
     std::vector<cl::Event> before;
     if (s.last()) before.push_back(s.last);

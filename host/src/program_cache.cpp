@@ -137,7 +137,10 @@ cl::Program get_program(const cl::Context& context, const cl::Device& device,
   std::string source;
   for (std::size_t i = 0; i < files.size(); ++i) {
     source += kernel_source(files[i]) + "\n";
-    if (i == 0 && !inline_source.empty()) source += inline_source + "\n";
+    if (i == 0 && !inline_source.empty()) {
+      source += inline_source;
+      if (inline_source.back() != '\n') source += '\n';
+    }
   }
   const Key key{context(), device(), fnv1a(source), options, register_cap};
   std::shared_ptr<Entry> entry;

@@ -52,6 +52,7 @@ struct CLSORT_SORTER_IMPL_HIDDEN Sorter::Impl {
   std::unique_ptr<detail::RadixState> radix;  // the radix driver's, between sorts
   // sort_custom: the device's sizeof of each user type seen, by the program source that declares it.
   std::map<std::string, unsigned> custom_sizes;
+  cl::Buffer custom_size_out;  // where the device writes a type's sizeof; kept, as scratch buffers are
   // Host-data staging (sort_host on GPUs): pinned host memory (CL_MEM_ALLOC_HOST_PTR), mapped once and
   // grown on demand, and the threads that copy the caller's data into and out of it.
   cl::Buffer pinned;
