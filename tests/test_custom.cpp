@@ -187,6 +187,33 @@ TEST_CASE("custom api: ways to name the type and write the comparison") {
   }
 }
 
+// A new type's one-time device check must not wait behind the caller's queue: here an in-order queue
+// holds a write gated by a user event that is set only after sort_custom returns.
+TEST_CASE("custom api: after a user event, on in-order and out-of-order queues") {
+  clsort::Sorter& base = shared_sorter();
+  for (cl_command_queue_properties props :
+       {cl_command_queue_properties(0),
+        cl_command_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)}) {
+    cl::CommandQueue q(base.context(), base.device(), props);
+    clsort::Sorter s(q);
+    const std::vector<S12> input = make_elements<S12>(Dist::random, 5003, 77 + props);
+    cl::Buffer buf(s.context(), CL_MEM_READ_WRITE, input.size() * sizeof(S12));
+    cl::UserEvent gate(s.context());
+    cl::Event written;
+    const std::vector<cl::Event> gated{gate};
+    REQUIRE(q.enqueueWriteBuffer(buf, CL_FALSE, 0, input.size() * sizeof(S12), input.data(), &gated,
+                                 &written) == CL_SUCCESS);
+    // A type this Sorter has not seen (the check is per Sorter and type source).
+    const std::string type = std::string(kS12) + (props ? " /* ooo */" : " /* in order */");
+    cl::Event done = s.sort_custom<S12>(buf, input.size(), type, kS12Less, {}, {written});
+    gate.setStatus(CL_COMPLETE);
+    REQUIRE(done.wait() == CL_SUCCESS);
+    std::vector<S12> got(input.size());
+    REQUIRE(q.enqueueReadBuffer(buf, CL_TRUE, 0, got.size() * sizeof(S12), got.data()) == CL_SUCCESS);
+    CHECK(check_sorted(input, got, Order::ascending, s12_less) == "");
+  }
+}
+
 TEST_CASE("custom api: a comparison that does not compile, a wrong sizeof, bad arguments") {
   clsort::Sorter& sorter = shared_sorter();
   const std::vector<S12> input = make_elements<S12>(Dist::random, 1000, 3);

@@ -188,6 +188,31 @@ TEST_CASE("lexsort api: device buffers keep bytes past n and the columns") {
   }
 }
 
+TEST_CASE("lexsort api: an out-of-order queue, after a user event") {
+  clsort::Sorter& base = shared_sorter();
+  cl::CommandQueue q(base.context(), base.device(), CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  clsort::Sorter s(q);
+  const std::size_t n = 9001;
+  const std::vector<std::uint16_t> a = make_keys<std::uint16_t>(Dist::few_unique, n, 41);
+  const std::vector<double> b = make_keys<double>(Dist::float_specials, n, 42);
+  cl::Buffer ba(s.context(), CL_MEM_READ_WRITE, n * 2), bb(s.context(), CL_MEM_READ_WRITE, n * 8),
+      out(s.context(), CL_MEM_READ_WRITE, n * 4);
+  cl::UserEvent gate(s.context());
+  const std::vector<cl::Event> gated{gate};
+  cl::Event wa, wb;
+  REQUIRE(q.enqueueWriteBuffer(ba, CL_FALSE, 0, n * 2, a.data(), &gated, &wa) == CL_SUCCESS);
+  REQUIRE(q.enqueueWriteBuffer(bb, CL_FALSE, 0, n * 8, b.data(), &gated, &wb) == CL_SUCCESS);
+  cl::Event done = s.lexsort(
+      {clsort::column<std::uint16_t>(ba), clsort::column<double>(bb, Order::descending)}, n, out, {wa, wb});
+  gate.setStatus(CL_COMPLETE);
+  REQUIRE(done.wait() == CL_SUCCESS);
+  std::vector<std::uint32_t> got(n);
+  REQUIRE(q.enqueueReadBuffer(out, CL_TRUE, 0, n * 4, got.data()) == CL_SUCCESS);
+  CHECK(compare_indices(
+            reference_lexsort({ref_column(a, Order::ascending), ref_column(b, Order::descending)}, n), got) ==
+        "");
+}
+
 TEST_CASE("lexsort api: bad arguments throw naming them and change nothing") {
   clsort::Sorter& sorter = shared_sorter();
   const cl::Context& ctx = sorter.context();

@@ -156,12 +156,14 @@ void check_program(Sorter::Impl& s, const CustomPlan& p, std::size_t element_byt
     }
     const cl::Buffer& out = s.custom_size_out;
     detail::set_args(size_of, out);
-    std::vector<cl::Event> before;
-    if (s.last()) before.push_back(s.last);
-    CLSORT_CHECK(
-        s.queue.enqueueNDRangeKernel(size_of, cl::NullRange, cl::NDRange(1), cl::NDRange(1), &before));
+    // On a queue of its own: the caller's queue may hold commands waiting for events the caller sets
+    // only after this call returns.
+    cl_int status = CL_SUCCESS;
+    cl::CommandQueue own(s.context, s.device, 0, &status);
+    if (status != CL_SUCCESS) detail::throw_cl_error(status, "clCreateCommandQueue(sizeof)");
+    CLSORT_CHECK(own.enqueueNDRangeKernel(size_of, cl::NullRange, cl::NDRange(1), cl::NDRange(1)));
     cl_uint bytes = 0;
-    CLSORT_CHECK(s.queue.enqueueReadBuffer(out, CL_TRUE, 0, 4, &bytes));
+    CLSORT_CHECK(own.enqueueReadBuffer(out, CL_TRUE, 0, 4, &bytes));
     it = s.custom_sizes.emplace(p.program.inline_source, bytes).first;
   }
   if (it->second != element_bytes)
