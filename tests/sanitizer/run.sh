@@ -11,7 +11,7 @@ root=$PWD
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" "-DCMAKE_C_FLAGS_DEBUG=-O1 -g" \
   -DCLSORT_SANITIZE=ON -DCLSORT_BENCH_BOOST=OFF -DCLSORT_BENCH_HWY=OFF -DCLSORT_BENCH_TBB=OFF >/dev/null
 targets=(clsort clsort_cli clsort_probe_tuning clsort_probe_top_k clsort_cli_test clsort_test_by_key clsort_test_api clsort_test_errors
-  clsort_test_c_api clsort_reliability_faults clsort_reliability_disk_cache clsort_reliability_concurrency
+  clsort_test_c_api clsort_test_lexsort clsort_reliability_faults clsort_reliability_disk_cache clsort_reliability_concurrency
   clsort_reliability_cache_worker clsort_reliability_property)
 cmake --build build-asan -j "$jobs" --target "${targets[@]}"
 
@@ -23,7 +23,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export CLSORT_PROPERTY_CASES=${CLSORT_PROPERTY_CASES:-150}
 # threads is left out: reliability/concurrency/threads loads the same shared state harder, and under ASan
 # the two together took a third of the pass.
-tests='^(by_key/stability|errors|api/other|package/c_api|cli/.*|reliability/(faults|disk_cache|concurrency/.*|property))$'
+tests='^(by_key/stability|errors|api/other|lexsort/api|custom/api|package/c_api|cli/.*|reliability/(faults|disk_cache|concurrency/.*|property))$'
 cd build-asan
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
