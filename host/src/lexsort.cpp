@@ -68,6 +68,7 @@ cl::Event enqueue_lexsort(Sorter::Impl& s, const std::vector<Pass>& passes, std:
     sorts[i].order = passes[i].order;
     sorts[i].algorithm = detail::resolve_algorithm(s, passes[i].type, n, 4, sorts[i]);
   }
+  if (n == 0) return s.last = first.finish();  // an empty NDRange is an error before OpenCL 2.1
   const cl_uint rows = cl_uint(n);
   detail::set_args(iota, perm, rows);
   first.launch(iota, n, 64, "lex_iota");
