@@ -70,18 +70,26 @@ INLINE uint custom_path_local(local const clsort_t* e, local const uint* a, uint
 }
 
 // Merges the outputs diag, diag + 1, ... (at most CUSTOM_ITEMS, none past na + nb) of the index runs a
-// and b into o[].
+// and b into o[]. The current head of each run stays in registers: a step loads only the next element
+// of the run it took from.
 INLINE void custom_merge_items(local const clsort_t* e, local const uint* a, uint na, local const uint* b,
                                uint nb, uint diag, uint* o) {
   uint i = custom_path_local(e, a, na, b, nb, diag);
   uint j = diag - i;
+  clsort_t ha, hb;
+  if (i < na) ha = e[a[i]];
+  if (j < nb) hb = e[b[j]];
   for (uint k = 0; k < CUSTOM_ITEMS; ++k) {
     if (i + j < na + nb) {
       bool take_a = i < na;
-      if (take_a && j < nb) take_a = !custom_less(e[b[j]], e[a[i]]);
-      o[k] = take_a ? a[i] : b[j];
-      i += take_a;
-      j += !take_a;
+      if (take_a && j < nb) take_a = !custom_less(hb, ha);
+      if (take_a) {
+        o[k] = a[i];
+        if (++i < na) ha = e[a[i]];
+      } else {
+        o[k] = b[j];
+        if (++j < nb) hb = e[b[j]];
+      }
     }
   }
 }
