@@ -162,6 +162,13 @@ TEST_CASE("custom api: ways to name the type and write the comparison") {
   sorter.sort_custom(got, "/* particles */ struct P { float x, y, z; uint id; };",
                      "if (a.z != b.z) return a.z < b.z; // by z\n return a.id < b.id;", {Order::descending});
   CHECK(check_sorted(p, got, Order::descending, pless) == "");
+  // Helper functions after the type, which then names itself clsort_t.
+  got = p;
+  sorter.sort_custom(got,
+                     "typedef struct { float x, y, z; uint id; } Particle; typedef Particle clsort_t;\n"
+                     "inline float depth(Particle q) { return q.z; }",
+                     "depth(a) < depth(b) || (depth(a) == depth(b) && a.id < b.id)");
+  CHECK(check_sorted(p, got, Order::ascending, pless) == "");
   // A built-in type named alone.
   std::vector<std::uint32_t> u = make_keys<std::uint32_t>(Dist::few_unique, 5000, 9);
   std::vector<std::uint32_t> ug = u;

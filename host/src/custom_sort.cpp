@@ -74,11 +74,14 @@ bool has_word(const std::string& text, const std::string& word) {
 }
 
 // The application's code as the program sees it. #line directives make the build log name its pieces.
+// A source that declares more than the type (helper functions after it) names the type itself as
+// clsort_t.
 std::string wrap(const std::string& type_source, const std::string& less) {
-  const std::string name = type_name(type_source);
+  const bool named = has_word(type_source, "clsort_t");
+  const std::string name = named ? std::string() : type_name(type_source);
   std::string s;
   if (type_source.find(';') != std::string::npos) s += "#line 1 \"type_source\"\n" + type_source + "\n";
-  s += "typedef " + name + " clsort_t;\n";
+  if (!named) s += "typedef " + name + " clsort_t;\n";
   s += "INLINE bool clsort_user_less(const clsort_t a, const clsort_t b) {\n#line 1 \"less\"\n";
   s += has_word(less, "return") ? less : "return (" + less + ");";
   s += "\n}\n#line 1 \"custom.cl\"\n";

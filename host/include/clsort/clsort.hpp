@@ -343,7 +343,9 @@ class CLSORT_API Sorter {
   // sort (Options::algorithm automatic or merge) or by a bitonic network that breaks ties by input index
   // (bitonic; also stable). `type_source` is OpenCL C that declares the element type; the type is the
   // name declared last, before the final ';' (`typedef struct { float x, y, z; uint id; } Particle;`
-  // declares Particle, `struct P { uint k; };` struct P), or type_source is a type name alone (`float2`).
+  // declares Particle, `struct P { uint k; };` struct P), or type_source is a type name alone (`float2`);
+  // a source that declares more after the type (helper functions) names it `clsort_t` itself
+  // (`typedef Particle clsort_t;`).
   // `less` is an expression in `a` and `b` (const elements) that is true when a goes before b, or a
   // function body with return statements; it must be a strict weak order. Descending sorts by less(b, a),
   // still stable. The device's sizeof of the type must equal sizeof(T) (checked: Error naming T
