@@ -210,15 +210,15 @@ CLSORT_C_API clsort_status clsort_lexsort_host(clsort_sorter sorter, const clsor
 /** Sorts the first n elements of `data`, each `element_size` bytes (1 to 256) of an application's type, by
  * a comparison written in OpenCL C (clsort::Sorter::sort_custom): `type_source` declares the type (its
  * last declared name, e.g. "typedef struct { float x, y, z; uint id; } Particle;", or a type name such as
- * "float2"; a source with more after the type names it with "typedef ... clsort_t;"), `less` is an expression in `a` and `b` true when a goes first (or a function body with return
- * statements). Stable in both orders (descending sorts by the reversed comparison). Flags: the order, and
+ * "float2"; a source with more after the type names it with "typedef ... clsort_t;"), `less` is an
+ * expression in `a` and `b` true when a goes first (or a function body with return statements). Stable in both orders (descending sorts by the reversed comparison). Flags: the order, and
  * CLSORT_ALGORITHM_AUTOMATIC, _MERGE or _BITONIC. A comparison that does not compile gives
  * CLSORT_ERROR_BUILD_FAILURE (the log is in clsort_last_error_message()); a device sizeof of the type other
  * than element_size gives CLSORT_ERROR_INVALID_ARGUMENT. Only enqueues, like clsort_sort(), after a
  * one-time build and check of the type on the device. */
-CLSORT_C_API clsort_status clsort_sort_custom(clsort_sorter sorter, cl_mem data, size_t n, size_t element_size,
-                                              const char* type_source, const char* less, clsort_flags flags,
-                                              cl_uint num_events_in_wait_list,
+CLSORT_C_API clsort_status clsort_sort_custom(clsort_sorter sorter, cl_mem data, size_t n,
+                                              size_t element_size, const char* type_source, const char* less,
+                                              clsort_flags flags, cl_uint num_events_in_wait_list,
                                               const cl_event* event_wait_list, cl_event* event);
 
 /** clsort_sort_custom() of a host array, sorted in place; returns when done. `sorter` may be NULL. */
