@@ -212,8 +212,8 @@ CLSORT_C_API clsort_status clsort_lexsort_host(clsort_sorter sorter, const clsor
  * last declared name, e.g. "typedef struct { float x, y, z; uint id; } Particle;", or a type name such as
  * "float2"; a source with more after the type names it with "typedef ... clsort_t;"), `less` is an
  * expression in `a` and `b` true when a goes first (or a function body with return statements). Stable in
- * both orders (descending sorts by the reversed comparison). Flags: the order, and CLSORT_ALGORITHM_AUTOMATIC,
- * _MERGE or _BITONIC. A comparison that does not compile gives
+ * both orders (descending sorts by the reversed comparison). Flags: the order, and
+ * CLSORT_ALGORITHM_AUTOMATIC, _MERGE or _BITONIC. A comparison that does not compile gives
  * CLSORT_ERROR_BUILD_FAILURE (the log is in clsort_last_error_message()); a device sizeof of the type other
  * than element_size gives CLSORT_ERROR_INVALID_ARGUMENT. Only enqueues, like clsort_sort(), after a
  * one-time build and check of the type on the device. */
