@@ -50,9 +50,12 @@ struct Pass {
   const void* upload = nullptr;
 };
 
-// The commands of a lexsort of n rows on validated arguments, into `perm` (n indices), after `wait`.
+// The commands of a lexsort of n rows on validated arguments, into `out` (n indices), after `wait`. The
+// permutation is built in scratch and copied to `out` by the last command, so that an error on the way
+// (a sort's program that fails to build, scratch that cannot be allocated) leaves `out` unchanged; `out`
+// that is clsort's own scratch (host data) is written directly.
 cl::Event enqueue_lexsort(Sorter::Impl& s, const std::vector<Pass>& passes, std::size_t n,
-                          const cl::Buffer& perm, const std::vector<cl::Event>& wait) {
+                          const cl::Buffer& out, bool out_is_scratch, const std::vector<cl::Event>& wait) {
   std::vector<cl::Event> deps = wait;
   if (s.last()) deps.push_back(s.last);
   std::size_t widest = 1;
@@ -61,6 +64,7 @@ cl::Event enqueue_lexsort(Sorter::Impl& s, const std::vector<Pass>& passes, std:
   detail::Run first = make_run(s, KeyType::u32, n, std::move(deps));
   cl::Kernel iota = first.kernel(lex_program(KeyType::u32), "lex_iota");
   cl::Buffer gathered = first.scratch(detail::kLexKeys, n * widest);
+  const cl::Buffer perm = out_is_scratch ? out : first.scratch(detail::kLexIndices, n * 4);
   std::vector<cl::Kernel> gathers;
   std::vector<Options> sorts(passes.size());
   for (std::size_t i = 0; i < passes.size(); ++i) {
@@ -89,6 +93,11 @@ cl::Event enqueue_lexsort(Sorter::Impl& s, const std::vector<Pass>& passes, std:
     run.launch(gathers[i], n, 64, "lex_gather");
     s.last = detail::enqueue_sort(s, p.type, gathered, &perm, 4, n, sorts[i], {run.finish()});
   }
+  if (!out_is_scratch) {
+    detail::Run last = make_run(s, KeyType::u32, n, {s.last});
+    last.copy(perm, out, n * 4, "lex_copy");
+    s.last = last.finish();
+  }
   return s.last;
 }
 
@@ -113,7 +122,7 @@ cl::Event Sorter::lexsort(const std::vector<BufferColumn>& columns, std::size_t 
         detail::overlap(out, detail::region_of(columns[i].data, n * key_size(columns[i].type))))
       detail::throw_argument_error("indices_out", "must not overlap " + column_name(i));
   s.profile.clear();
-  return enqueue_lexsort(s, passes, n, indices_out, wait);
+  return enqueue_lexsort(s, passes, n, indices_out, false, wait);
 }
 
 void Sorter::lexsort_host(const Column* columns, std::size_t count, std::uint32_t* indices) {
@@ -139,7 +148,7 @@ void Sorter::lexsort_host(const Column* columns, std::size_t count, std::uint32_
   for (std::size_t i = 0; i < count; ++i)
     passes.push_back({columns[i].type, columns[i].order, column, columns[i].data});
   s.profile.clear();
-  const cl::Event done = enqueue_lexsort(s, passes, n, perm, {});
+  const cl::Event done = enqueue_lexsort(s, passes, n, perm, true, {});
   std::vector<std::uint32_t> result(n);  // the caller's indices are written only once all succeeded
   const std::vector<cl::Event> after{done};
   cl::Event read;

@@ -86,6 +86,7 @@ enum ScratchSlot {
   kSelectOut,
   kSelectCodes,
   kLexKeys,       // lexsort: the column being sorted by, gathered through the permutation so far
+  kLexIndices,    // lexsort of device data: the permutation, copied to the caller's buffer at the end
   kCustomIndices  // sort_custom's bitonic network: each element's input index, its tie-break
 };
 

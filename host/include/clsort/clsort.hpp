@@ -335,7 +335,8 @@ class CLSORT_API Sorter {
   /// Writes the permutation of `count` host columns to `indices` (columns[0].n of them).
   void lexsort_host(const Column* columns, std::size_t count, std::uint32_t* indices);
   /// Enqueues the lexsort of the first n rows of device columns after `wait`: the permutation goes to the
-  /// first n elements (std::uint32_t) of `indices_out`, which must not overlap any column.
+  /// first n elements (std::uint32_t) of `indices_out`, which must not overlap any column. They are
+  /// written by the call's last command, so an Error leaves them unchanged.
   cl::Event lexsort(const std::vector<BufferColumn>& columns, std::size_t n, const cl::Buffer& indices_out,
                     const std::vector<cl::Event>& wait = {});
 
