@@ -169,6 +169,11 @@ TEST_CASE("custom api: ways to name the type and write the comparison") {
                      "inline float depth(Particle q) { return q.z; }",
                      "depth(a) < depth(b) || (depth(a) == depth(b) && a.id < b.id)");
   CHECK(check_sorted(p, got, Order::ascending, pless) == "");
+  // The process-wide Sorter.
+  got = p;
+  clsort::sort_custom(got, "typedef struct { float x, y, z; uint id; } Particle;",
+                      "a.z < b.z || (a.z == b.z && a.id < b.id)", {Order::descending});
+  CHECK(check_sorted(p, got, Order::descending, pless) == "");
   // A built-in type named alone.
   std::vector<std::uint32_t> u = make_keys<std::uint32_t>(Dist::few_unique, 5000, 9);
   std::vector<std::uint32_t> ug = u;

@@ -140,6 +140,7 @@ TEST_CASE("lexsort api: one column is argsort; NaNs of every sign and payload ti
   const std::vector<std::uint64_t> keys = make_keys<std::uint64_t>(Dist::few_unique, 5000, 7);
   CHECK(sorter.lexsort({clsort::column(keys, Order::descending)}) ==
         sorter.argsort(keys, {Order::descending}));
+  CHECK(clsort::lexsort({clsort::column(price), clsort::column(id, Order::descending)}) == expected);
   // Four columns of four widths and the raw-pointer form.
   const std::size_t n = 3001;
   const std::vector<std::uint8_t> a = make_keys<std::uint8_t>(Dist::few_unique, n, 1);

@@ -158,4 +158,18 @@ void Sorter::lexsort_host(const Column* columns, std::size_t count, std::uint32_
   std::memcpy(indices, result.data(), n * 4);
 }
 
+std::vector<std::uint32_t> lexsort(const std::vector<Column>& columns) {
+  struct A {
+    const std::vector<Column>* c;
+    std::vector<std::uint32_t> r;
+  } a{&columns, {}};
+  detail::with_default_sorter(
+      [](Sorter& s, void* p) {
+        auto* x = static_cast<A*>(p);
+        x->r = s.lexsort(*x->c);
+      },
+      &a);
+  return std::move(a.r);
+}
+
 }  // namespace clsort

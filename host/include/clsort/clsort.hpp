@@ -461,6 +461,12 @@ template <class K, class V>
 void sort_by_key(std::vector<K>& keys, std::vector<V>& values, const Options& options = {});
 template <class K>
 std::vector<std::uint32_t> argsort(const std::vector<K>& keys, const Options& options = {});
+/// Sorter::lexsort on the process-wide Sorter.
+CLSORT_API std::vector<std::uint32_t> lexsort(const std::vector<Column>& columns);
+/// Sorter::sort_custom of host data on the process-wide Sorter.
+template <class T>
+void sort_custom(std::vector<T>& data, const std::string& type_source, const std::string& less,
+                 const Options& options = {});
 
 namespace detail {
 // Runs f(default_sorter()) under the process-wide lock. Exported: the templates above call it from the
@@ -509,6 +515,22 @@ std::vector<std::uint32_t> argsort(const std::vector<K>& keys, const Options& op
       },
       &a);
   return std::move(a.r);
+}
+
+template <class T>
+void sort_custom(std::vector<T>& data, const std::string& type_source, const std::string& less,
+                 const Options& options) {
+  struct A {
+    std::vector<T>* d;
+    const std::string *t, *l;
+    const Options* o;
+  } a{&data, &type_source, &less, &options};
+  detail::with_default_sorter(
+      [](Sorter& s, void* p) {
+        auto* x = static_cast<A*>(p);
+        s.sort_custom(*x->d, *x->t, *x->l, *x->o);
+      },
+      &a);
 }
 
 }  // namespace clsort
