@@ -119,7 +119,9 @@ CustomPlan plan_custom(const Sorter::Impl& s, std::size_t element_bytes, const s
   // A tile of elements plus an index each in local memory, within what every device gives a kernel.
   const detail::CustomPolicy& policy = s.tuning(4, 0).custom;
   const bool cpu = s.facts.type == "cpu";
-  std::size_t wg = policy.wg ? policy.wg : cpu ? 64 : 256, items = policy.items ? policy.items : 8;
+  // CPU devices: longer runs per work-item (PoCL, 2^20 12-byte elements: 64 x 32 in 0.69x the time of
+  // 64 x 8; Intel's runtime alike within 5%), fewer merge passes.
+  std::size_t wg = policy.wg ? policy.wg : cpu ? 64 : 256, items = policy.items ? policy.items : cpu ? 32 : 8;
   wg = std::min<std::size_t>(wg, s.facts.max_work_group);
   const std::size_t budget =
       std::min<std::size_t>(s.facts.local_mem ? s.facts.local_mem : 16384, 48 * 1024) * 3 / 4;
