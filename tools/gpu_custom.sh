@@ -5,8 +5,10 @@
 # out), in one device command. First the lexsort and custom tests on the GPU (CTest labels lexsort and
 # custom, the cli probe included), then clsort_probe_custom: sort_custom of the struct at 2^20 and 2^24 (the
 # same input as the CUB probe; merge sort, and the bitonic network with BITONIC=1), lexsort of 2 and 3
-# columns at 2^24 rows and one sort_by_key pass alone, each checked against std::stable_sort; then CUB.
-#   tools/gpu_custom.sh [OUTDIR]   REPS=10 SIZES=2^20,2^24 ROWS=2^24 BITONIC=1 SUITE=1
+# columns at 2^24 rows and one sort_by_key pass alone, each checked against std::stable_sort; then
+# sort_custom's merge sort again under each tuning of TUNINGS (other tiles than the default 256 x 8;
+# TUNINGS= none); then CUB.
+#   tools/gpu_custom.sh [OUTDIR]   REPS=10 SIZES=2^20,2^24 ROWS=2^24 BITONIC=1 SUITE=1 TUNINGS="..." 
 # Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +32,11 @@ bitonic=()
 [ "${BITONIC:-1}" = 1 ] && bitonic=(--bitonic)
 ./build-gpu/tools/clsort_probe_custom --sizes "${SIZES:-2^20,2^24}" --lex-rows "${ROWS:-2^24}" \
   --reps "${REPS:-10}" "${bitonic[@]}" 2>&1 | tee "$out/custom.txt" || status=1
+for t in ${TUNINGS-custom.wg=128,custom.items=8 custom.wg=128,custom.items=16 custom.wg=512,custom.items=4}; do
+  echo "CLSORT_TUNING=$t" | tee -a "$out/custom.txt"
+  CLSORT_TUNING=$t ./build-gpu/tools/clsort_probe_custom --sizes "${SIZES:-2^20,2^24}" --lex-rows 0 \
+    --reps "${REPS:-10}" 2>&1 | tail -n +3 | tee -a "$out/custom.txt" || status=1
+done
 if [ "${SKIP_CUB:-0}" != 1 ]; then
   wait
   if [ -x "$cub" ]; then
