@@ -32,6 +32,16 @@ struct SortArgs {
 CLI::App* add_sort_command(CLI::App& app, SortArgs& args);
 int run_sort(const SortArgs& args);
 
+struct LexsortArgs {
+  std::vector<std::string> keys;  // TYPE[:desc]=FILE, the most significant first
+  std::string device;
+  bool text = false;
+  std::string output = "-";
+  bool verbose = false;
+};
+CLI::App* add_lexsort_command(CLI::App& app, LexsortArgs& args);
+int run_lexsort(const LexsortArgs& args);
+
 struct BenchArgs {
   std::vector<std::string> sizes;  // empty: the default sweep
   std::vector<std::string> types{"u32"};

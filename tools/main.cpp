@@ -1,5 +1,5 @@
-// The clsort command line: `clsort devices`, `clsort sort`, `clsort bench`. Exit status: 0 success,
-// 1 failure (bad input, OpenCL error, failed verification), 2 usage error.
+// The clsort command line: `clsort devices`, `clsort sort`, `clsort lexsort`, `clsort bench`. Exit status: 0
+// success, 1 failure (bad input, OpenCL error, failed verification), 2 usage error.
 #include <clsort/version.hpp>
 
 #include <cstdio>
@@ -17,9 +17,11 @@ int main(int argc, char** argv) {
 
   DevicesArgs devices_args;
   SortArgs sort_args;
+  LexsortArgs lexsort_args;
   BenchArgs bench_args;
   CLI::App* devices = add_devices_command(app, devices_args);
   CLI::App* sort = add_sort_command(app, sort_args);
+  CLI::App* lexsort = add_lexsort_command(app, lexsort_args);
   CLI::App* bench = add_bench_command(app, bench_args);
 
   try {
@@ -32,6 +34,7 @@ int main(int argc, char** argv) {
   try {
     if (*devices) return run_devices(devices_args);
     if (*sort) return run_sort(sort_args);
+    if (*lexsort) return run_lexsort(lexsort_args);
     if (*bench) return run_bench(bench_args);
   } catch (const CliError& e) {
     std::fflush(stdout);

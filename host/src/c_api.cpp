@@ -245,6 +245,38 @@ clsort_status sort_device(clsort_sorter sorter, cl_mem keys, cl_mem values, size
   });
 }
 
+// The C columns as the C++ API takes them; buffers are checked as buffers, host data only for null by
+// the C++ layer (which names the column).
+clsort_status to_columns(const clsort_column* columns, size_t count, size_t n, bool device,
+                         std::vector<clsort::Column>* host, std::vector<clsort::BufferColumn>* buffers) {
+  if (!columns && count) return invalid("columns", "null pointer");
+  for (size_t i = 0; i < count; ++i) {
+    const std::string name = "columns[" + std::to_string(i) + "]";
+    clsort::KeyType type{};
+    if (!to_key_type(columns[i].key_type, &type))
+      return invalid(name + ".key_type",
+                     "unknown clsort_key_type " + std::to_string(int(columns[i].key_type)));
+    if (columns[i].flags & ~CLSORT_DESCENDING)
+      return invalid(name + ".flags", "a column takes CLSORT_ASCENDING or CLSORT_DESCENDING only");
+    const clsort::Order order =
+        (columns[i].flags & CLSORT_DESCENDING) ? clsort::Order::descending : clsort::Order::ascending;
+    if (device) {
+      if (clsort_status s = check_buffer((name + ".buffer").c_str(), columns[i].buffer)) return s;
+      buffers->push_back({type, cl::Buffer(columns[i].buffer, /*retainObject=*/true), order});
+    } else {
+      host->push_back({type, columns[i].data, n, order});
+    }
+  }
+  return CLSORT_SUCCESS;
+}
+
+// sort_custom takes order and merge or bitonic; the C++ layer names any other algorithm.
+clsort_status custom_options(clsort_flags flags, clsort::Options* options) {
+  if ((flags & CLSORT_BIT_RANGE_MASK) || !to_options(flags, options))
+    return invalid("flags", "unknown flags " + std::to_string(flags) + " for sort_custom");
+  return CLSORT_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -401,6 +433,68 @@ clsort_status clsort_select_host(clsort_sorter sorter, const void* keys, size_t 
     clsort::Options options;
     if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
     auto f = [&](clsort::Sorter& s) { s.select_host(type, keys, n, k, key_out, options); };
+    on_sorter(sorter, f);
+    return succeed();
+  });
+}
+
+clsort_status clsort_lexsort(clsort_sorter sorter, const clsort_column* columns, size_t num_columns, size_t n,
+                             cl_mem indices_out, cl_uint num_events_in_wait_list,
+                             const cl_event* event_wait_list, cl_event* event) {
+  if (event) *event = nullptr;
+  return guarded([&] {
+    if (!sorter) return invalid("sorter", "null clsort_sorter");
+    std::vector<clsort::BufferColumn> buffers;
+    if (clsort_status s = to_columns(columns, num_columns, n, true, nullptr, &buffers)) return s;
+    if (clsort_status s = check_buffer("indices_out", indices_out)) return s;
+    std::vector<cl::Event> wait;
+    if (clsort_status s = check_wait_list(num_events_in_wait_list, event_wait_list, &wait)) return s;
+    const cl::Buffer out(indices_out, true);
+    return give_event(sorter->sorter.lexsort(buffers, n, out, wait), event);
+  });
+}
+
+clsort_status clsort_lexsort_host(clsort_sorter sorter, const clsort_column* columns, size_t num_columns,
+                                  size_t n, uint32_t* indices) {
+  return guarded([&] {
+    std::vector<clsort::Column> host;
+    if (clsort_status s = to_columns(columns, num_columns, n, false, &host, nullptr)) return s;
+    auto f = [&](clsort::Sorter& s) { s.lexsort_host(host.data(), host.size(), indices); };
+    on_sorter(sorter, f);
+    return succeed();
+  });
+}
+
+clsort_status clsort_sort_custom(clsort_sorter sorter, cl_mem data, size_t n, size_t element_size,
+                                 const char* type_source, const char* less, clsort_flags flags,
+                                 cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                 cl_event* event) {
+  if (event) *event = nullptr;
+  return guarded([&] {
+    if (!sorter) return invalid("sorter", "null clsort_sorter");
+    clsort::Options options;
+    if (clsort_status s = custom_options(flags, &options)) return s;
+    if (!type_source) return invalid("type_source", "null pointer");
+    if (!less) return invalid("less", "null pointer");
+    if (clsort_status s = check_buffer("data", data)) return s;
+    std::vector<cl::Event> wait;
+    if (clsort_status s = check_wait_list(num_events_in_wait_list, event_wait_list, &wait)) return s;
+    const cl::Buffer buf(data, true);
+    return give_event(
+        sorter->sorter.sort_custom_buffer(buf, n, element_size, type_source, less, options, wait), event);
+  });
+}
+
+clsort_status clsort_sort_custom_host(clsort_sorter sorter, void* data, size_t n, size_t element_size,
+                                      const char* type_source, const char* less, clsort_flags flags) {
+  return guarded([&] {
+    clsort::Options options;
+    if (clsort_status s = custom_options(flags, &options)) return s;
+    if (!type_source) return invalid("type_source", "null pointer");
+    if (!less) return invalid("less", "null pointer");
+    auto f = [&](clsort::Sorter& s) {
+      s.sort_custom_host(data, n, element_size, type_source, less, options);
+    };
     on_sorter(sorter, f);
     return succeed();
   });

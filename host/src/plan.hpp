@@ -28,10 +28,12 @@ class Defines {
 
 /// One OpenCL program: kernel files concatenated after common.cl, built with the defines. register_cap
 /// (NVIDIA: PTX .maxnreg written into the binary, program_cache.cpp) is 0 for the compiler's choice.
+/// `inline_source` (an application's code, sort_custom) goes between common.cl and the files.
 struct ProgramSpec {
   std::vector<std::string> files;
   Defines defines;
   unsigned register_cap = 0;
+  std::string inline_source;
 };
 
 /// What every plan function reads.

@@ -133,9 +133,15 @@ std::uint64_t fnv1a(const std::string& text, std::uint64_t seed) {
 
 cl::Program get_program(const cl::Context& context, const cl::Device& device,
                         const std::vector<std::string>& files, const std::string& options,
-                        unsigned register_cap) {
+                        unsigned register_cap, const std::string& inline_source) {
   std::string source;
-  for (const auto& f : files) source += kernel_source(f) + "\n";
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    source += kernel_source(files[i]) + "\n";
+    if (i == 0 && !inline_source.empty()) {
+      source += inline_source;
+      if (inline_source.back() != '\n') source += '\n';
+    }
+  }
   const Key key{context(), device(), fnv1a(source), options, register_cap};
   std::shared_ptr<Entry> entry;
   {

@@ -50,11 +50,13 @@ cl::Kernel Run::kernel(const ProgramSpec& program, const std::string& name) {
   const std::string options = program.defines.options();
   std::string key = name + "|" + options + "|" + std::to_string(program.register_cap);
   for (const std::string& f : program.files) key += "|" + f;
+  if (!program.inline_source.empty()) key += "|inline:" + program.inline_source;
   auto it = s.kernels.find(key);
   if (it != s.kernels.end()) return it->second;
   std::vector<std::string> files{"common.cl"};
   files.insert(files.end(), program.files.begin(), program.files.end());
-  cl::Program built = get_program(s.context, s.device, files, options, program.register_cap);
+  cl::Program built =
+      get_program(s.context, s.device, files, options, program.register_cap, program.inline_source);
   cl_int status = CL_SUCCESS;
   cl::Kernel k(built, name.c_str(), &status);
   if (status != CL_SUCCESS) throw_cl_error(status, ("clCreateKernel(" + name + ")").c_str());

@@ -50,6 +50,9 @@ struct CLSORT_SORTER_IMPL_HIDDEN Sorter::Impl {
   std::map<int, std::pair<cl::Buffer, std::size_t>> scratch;
   std::uint64_t scratch_made = 0;
   std::unique_ptr<detail::RadixState> radix;  // the radix driver's, between sorts
+  // sort_custom: the device's sizeof of each user type seen, by the program source that declares it.
+  std::map<std::string, unsigned> custom_sizes;
+  cl::Buffer custom_size_out;  // where the device writes a type's sizeof; kept, as scratch buffers are
   // Host-data staging (sort_host on GPUs): pinned host memory (CL_MEM_ALLOC_HOST_PTR), mapped once and
   // grown on demand, and the threads that copy the caller's data into and out of it.
   cl::Buffer pinned;
@@ -81,7 +84,10 @@ enum ScratchSlot {
   kSelectCandidatesA,
   kSelectCandidatesB,
   kSelectOut,
-  kSelectCodes
+  kSelectCodes,
+  kLexKeys,       // lexsort: the column being sorted by, gathered through the permutation so far
+  kLexIndices,    // lexsort of device data: the permutation, copied to the caller's buffer at the end
+  kCustomIndices  // sort_custom's bitonic network: each element's input index, its tie-break
 };
 
 /// What Algorithm::automatic picks for n keys of `type` with values of `value_bytes` (0: none).

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "buffer_checks.hpp"
 #include "run.hpp"
 #include "sorter_impl.hpp"
 
@@ -12,37 +13,10 @@ namespace {
 
 constexpr std::size_t kMaxSelect = std::numeric_limits<std::uint32_t>::max();  // indices are 32-bit
 
-// The bytes of a buffer within its parent allocation, to find outputs that overlap inputs.
-struct Region {
-  cl_mem parent;
-  std::size_t begin, end;
-};
-Region region_of(const cl::Buffer& b, std::size_t bytes) {
-  cl_mem parent = nullptr;
-  std::size_t offset = 0;
-  CLSORT_CHECK(b.getInfo(CL_MEM_ASSOCIATED_MEMOBJECT, &parent));
-  if (!parent) return {b(), 0, bytes};
-  CLSORT_CHECK(b.getInfo(CL_MEM_OFFSET, &offset));
-  return {parent, offset, offset + bytes};
-}
-bool overlap(const Region& a, const Region& b) {
-  return a.parent == b.parent && a.begin < b.end && b.begin < a.end && a.begin < a.end && b.begin < b.end;
-}
-
-// A buffer argument: not null, of the Sorter's context, holding at least `elements` of `size` bytes.
-void check_buffer(const Sorter::Impl& s, const cl::Buffer& b, const char* name, std::size_t elements,
-                  std::size_t size, const char* count_name) {
-  if (!b()) detail::throw_argument_error(name, "null cl::Buffer");
-  cl::Context context;
-  CLSORT_CHECK(b.getInfo(CL_MEM_CONTEXT, &context));
-  if (context() != s.context())
-    detail::throw_argument_error(name, "buffer belongs to another OpenCL context");
-  std::size_t bytes = 0;
-  CLSORT_CHECK(b.getInfo(CL_MEM_SIZE, &bytes));
-  if (elements > bytes / size)
-    detail::throw_argument_error(name, "holds " + std::to_string(bytes / size) + " elements, fewer than " +
-                                           count_name + " = " + std::to_string(elements));
-}
+using detail::check_buffer;
+using detail::overlap;
+using detail::Region;
+using detail::region_of;
 
 // The checks on n and k that every form shares. select needs k < n, top_k k <= n.
 // The selection kernels (kernels/select.cl) read 4- and 8-byte keys; the narrow types would be read as

@@ -127,6 +127,8 @@ const Param k_params[] = {
     CLSORT_PARAM("merge.items", merge.items, 1, 32, Check::range, ""),
     CLSORT_PARAM("merge.cpu", merge.cpu, 0, 1, Check::range, ""),
     CLSORT_PARAM("merge.chunk", merge.chunk, 16, 1u << 20, Check::pow2, ""),
+    CLSORT_PARAM("custom.wg", custom.wg, 1, 1024, Check::pow2_or_zero, ""),
+    CLSORT_PARAM("custom.items", custom.items, 1, 32, Check::zero_or_range, "derived from the device"),
     CLSORT_PARAM("odd_even.wg", odd_even.wg, 1, 4096, Check::pow2, ""),
     CLSORT_PARAM("odd_even.tile", odd_even.tile, 2, 65536, Check::pow2, ""),
     CLSORT_PARAM("auto.small_n", automatic.small_n, 0, ~0ull, Check::range, ""),

@@ -84,6 +84,12 @@ struct MergePolicy {
   unsigned cpu = 0;        // 1: the CPU shape (sequential merges, one work-item per chunk)
   unsigned chunk = 16384;  // CPU shape: keys per work-item
 };
+/// sort_custom's merge sort and bitonic network (kernels/custom.cl): 0 derives each from the device's
+/// local memory and the element size.
+struct CustomPolicy {
+  unsigned wg = 0;
+  unsigned items = 0;  // elements per work-item (tile = wg * items)
+};
 struct OddEvenPolicy {
   unsigned wg = 256;
   unsigned tile = 1024;  // keys one work-group sorts by element phases
@@ -107,6 +113,7 @@ struct Tuning {
   SelectionPolicy selection;
   SelectPolicy select;
   MergePolicy merge;
+  CustomPolicy custom;
   OddEvenPolicy odd_even;
   AutoPolicy automatic;
   HostPolicy host;

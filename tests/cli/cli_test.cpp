@@ -528,6 +528,44 @@ TEST_CASE("cli top k") {
   CHECK(!fs::exists(d / "bad.bin"));
 }
 
+TEST_CASE("cli lexsort") {
+  Dir d("lexsort");
+  write_file(d / "a.txt", "3\n1\n3\n1\n2\n");
+  write_file(d / "b.txt", "nan\n1.5\n-0\n0\n-nan\n");
+  Result r = d.run("lexsort --text -k u32=a.txt -k f64:desc=b.txt");
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "1\n3\n4\n0\n2\n");
+  // Binary columns of several widths, the second from stdin; checked against std::stable_sort.
+  std::mt19937_64 rng(3);
+  std::vector<std::uint8_t> a(3000);
+  std::vector<std::int64_t> b(3000);
+  for (auto& x : a) x = std::uint8_t(rng() % 4);
+  for (auto& x : b) x = std::int64_t(rng() % 50) - 25;
+  write_file(d / "a.bin", bytes_of(a));
+  write_file(d / "b.bin", bytes_of(b));
+  r = d.run("lexsort -k u8:desc=a.bin -k i64=- -o rows.bin", "b.bin");
+  REQUIRE(r.code == 0);
+  std::vector<std::uint32_t> expected(a.size());
+  for (std::uint32_t i = 0; i < expected.size(); ++i) expected[i] = i;
+  std::stable_sort(expected.begin(), expected.end(), [&](std::uint32_t x, std::uint32_t y) {
+    return a[x] != a[y] ? a[x] > a[y] : b[x] < b[y];
+  });
+  CHECK(from_bytes<std::uint32_t>(read_file(d / "rows.bin")) == expected);
+  // Errors: lengths differ, a bad column spec, two stdin columns; no output left behind.
+  write_file(d / "short.bin", bytes_of(std::vector<std::int64_t>(7)));
+  r = d.run("lexsort -k u8=a.bin -k i64=short.bin -o bad.bin");
+  CHECK(r.code == 1);
+  CHECK(r.err.find("same count") != std::string::npos);
+  r = d.run("lexsort -k u8:sideways=a.bin -o bad.bin");
+  CHECK(r.code == 1);
+  CHECK(r.err.find("asc or desc") != std::string::npos);
+  r = d.run("lexsort -k u8=- -k i64=- -o bad.bin");
+  CHECK(r.code == 1);
+  r = d.run("lexsort -k q32=a.bin -o bad.bin");
+  CHECK(r.code != 0);
+  CHECK(!fs::exists(d / "bad.bin"));
+}
+
 TEST_CASE("cli sort by key") {
   Dir d("by_key");
   // Few distinct keys: stability is visible. Values are the input positions.

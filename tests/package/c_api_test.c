@@ -223,18 +223,70 @@ static void test_host(clsort_sorter s) {
     u[i] = next_random();
     v[i] = (uint32_t)i;
   }
-  CHECK_STATUS(clsort_sort_by_key_host(s, u, v, N, CLSORT_KEY_U32, 4, CLSORT_BIT_RANGE(4, 12)), CLSORT_SUCCESS);
+  CHECK_STATUS(clsort_sort_by_key_host(s, u, v, N, CLSORT_KEY_U32, 4, CLSORT_BIT_RANGE(4, 12)),
+               CLSORT_SUCCESS);
   for (size_t i = 1; i < N; ++i) {
     const uint32_t a = (u[i - 1] >> 4) & 0xffu, b = (u[i] >> 4) & 0xffu;
     CHECK(a <= b);
     if (a == b) CHECK(v[i - 1] < v[i]);
   }
   memcpy(copy, u, sizeof copy);
-  CHECK_STATUS(clsort_sort_host(s, u, N, CLSORT_KEY_U32, CLSORT_BIT_RANGE(12, 4)), CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(clsort_sort_host(s, u, N, CLSORT_KEY_U32, CLSORT_BIT_RANGE(12, 4)),
+               CLSORT_ERROR_INVALID_ARGUMENT);
   CHECK(strstr(clsort_last_error_message(), "begin_bit") != NULL);
   CHECK_STATUS(clsort_sort_host(s, u, N, CLSORT_KEY_U32, CLSORT_BIT_RANGE(0, 8) | CLSORT_ALGORITHM_MERGE),
                CLSORT_ERROR_INVALID_ARGUMENT);
   CHECK(memcmp(u, copy, sizeof copy) == 0);
+}
+
+/* lexsort of two host columns, and sort_custom of a C struct by a comparison in OpenCL C, from C. */
+struct particle {
+  float z;
+  uint32_t id;
+  uint32_t tag;
+};
+
+static void test_lexsort_custom(clsort_sorter s) {
+  enum { N = 2000 };
+  uint8_t a[N];
+  int64_t b[N];
+  uint32_t rows[N];
+  for (size_t i = 0; i < N; ++i) {
+    a[i] = (uint8_t)(next_random() % 3);
+    b[i] = (int64_t)(next_random() % 40) - 20;
+  }
+  clsort_column columns[2] = {{CLSORT_KEY_U8, a, NULL, CLSORT_DESCENDING},
+                              {CLSORT_KEY_I64, b, NULL, CLSORT_ASCENDING}};
+  CHECK_STATUS(clsort_lexsort_host(s, columns, 2, N, rows), CLSORT_SUCCESS);
+  for (size_t i = 1; i < N; ++i) {
+    const uint32_t x = rows[i - 1], y = rows[i];
+    CHECK(a[x] >= a[y]);
+    if (a[x] == a[y]) CHECK(b[x] <= b[y]);
+    if (a[x] == a[y] && b[x] == b[y]) CHECK(x < y);
+  }
+  columns[1].flags = CLSORT_ALGORITHM_MERGE;
+  CHECK_STATUS(clsort_lexsort_host(s, columns, 2, N, rows), CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(clsort_last_error_message(), "columns[1].flags") != NULL);
+
+  struct particle p[N];
+  for (size_t i = 0; i < N; ++i) {
+    p[i].z = (float)(next_random() % 10);
+    p[i].id = next_random() % 2;
+    p[i].tag = (uint32_t)i;
+  }
+  const char* type = "typedef struct { float z; uint id; uint tag; } particle;";
+  CHECK_STATUS(clsort_sort_custom_host(s, p, N, sizeof p[0], type, "a.z < b.z || (a.z == b.z && a.id < b.id)",
+                                       CLSORT_DESCENDING),
+               CLSORT_SUCCESS);
+  for (size_t i = 1; i < N; ++i) {
+    const struct particle x = p[i - 1], y = p[i];
+    CHECK(x.z > y.z || (x.z == y.z && x.id >= y.id));
+    if (x.z == y.z && x.id == y.id) CHECK(x.tag < y.tag);
+  }
+  CHECK_STATUS(clsort_sort_custom_host(s, p, N, sizeof p[0], type, "a.q < b.q", 0),
+               CLSORT_ERROR_BUILD_FAILURE);
+  CHECK(strstr(clsort_last_error_message(), "q") != NULL);
+  CHECK_STATUS(clsort_sort_custom_host(s, p, N, 16, type, "a.z < b.z", 0), CLSORT_ERROR_INVALID_ARGUMENT);
 }
 
 /* Every bad argument is reported as such, names itself, and leaves the data alone. */
@@ -417,6 +469,7 @@ int main(void) {
   test_device_sort(ctx, q, s);
   test_device_by_key(ctx, q, s);
   test_host(s);
+  test_lexsort_custom(s);
   test_errors(ctx, q, s);
   test_build_failure(q);
 

@@ -20,8 +20,12 @@ struct Config {
   const char* tuning;
   std::vector<std::size_t> sizes;
   std::size_t every_type;  // the first sizes run every type and order; the rest one per key width
-  bool select = false;     // top_k and select (kernels/select.cl) instead of the sorts
+  // What runs instead of the sorts: top_k and select (kernels/select.cl), lexsort (kernels/lexsort.cl and
+  // the sorts by key), or sort_custom (kernels/custom.cl; u8 runs a 1-byte struct, f32 a 12-byte one).
+  enum class Mode { sort, select, lexsort, custom };
+  Mode mode = Mode::sort;
 };
+using Mode = Config::Mode;
 
 // Each configuration names the shape it checks (the device's row may pick another: Oclgrind's device takes
 // the GPU row, Onesweep with the multisplit ranking). Sizes reach: 2 keys; a single partial block or tile;
@@ -113,14 +117,26 @@ const Config kConfigs[] = {
      "select.wg=16 select.items=3 select.groups=3 bitonic.wg=8 bitonic.tile=128",
      {9, 200},
      1,
-     true},
+     Mode::select},
     // The CPU shape: one work-item per group, no local atomics.
     {"top_k_cpu",
      Algorithm::automatic,
      "select.wg=1 select.items=16 select.groups=4 bitonic.wg=8 bitonic.tile=128",
      {9, 200},
      1,
-     true},
+     Mode::select},
+    // lexsort: the gather of each column through the permutation, and the sorts by key it runs (one
+    // work-group's bitonic sort up to 32 rows, radix with 4-bit digits above).
+    {"lexsort",
+     Algorithm::automatic,
+     "bitonic.wg=8 bitonic.tile=32 auto.small_n=32 radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 "
+     "radix.wg=16 radix.items=2 radix.groups=4",
+     {20, 70},
+     1,
+     Mode::lexsort},
+    // sort_custom's merge sort: tiles of 8 (4 work-items x 2) and merge passes; its bitonic network.
+    {"custom", Algorithm::merge, "custom.wg=4 custom.items=2", {2, 13, 70}, 3, Mode::custom},
+    {"custom_bitonic", Algorithm::bitonic, "", {13, 70}, 2, Mode::custom},
 };
 
 int failures = 0;
@@ -178,6 +194,97 @@ void run_select(clsort::Sorter& sorter, KeyType type, Order order, const std::ve
   if (unpack(type, so.data(), 1)[0] != keys[ref[k - 1]]) report(what + " select", "wrong key");
 }
 
+// lexsort of (keys, order) then an i16 column of few distinct values in the other order, from device
+// buffers into indices with room past n that must stay untouched; against std::stable_sort.
+void run_lexsort(clsort::Sorter& sorter, KeyType type, Order order, const std::vector<std::uint64_t>& keys,
+                 std::mt19937_64& rng, const std::string& what) {
+  const std::size_t n = keys.size(), tail = 3;
+  const Order other = order == Order::ascending ? Order::descending : Order::ascending;
+  const std::vector<std::uint64_t> second = make_keys(KeyType::i16, Dist::few_unique, n, rng);
+  std::vector<std::uint32_t> ref(n);
+  for (std::size_t i = 0; i < n; ++i) ref[i] = std::uint32_t(i);
+  std::stable_sort(ref.begin(), ref.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (before(type, order, keys[a], keys[b])) return true;
+    if (before(type, order, keys[b], keys[a])) return false;
+    return before(KeyType::i16, other, second[a], second[b]);
+  });
+  std::vector<unsigned char> k = pack(type, keys), s = pack(KeyType::i16, second);
+  cl::Buffer kb(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(), k.data());
+  cl::Buffer sb(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, s.size(), s.data());
+  std::vector<unsigned char> init((n + tail) * 4, 0x5A);
+  cl::Buffer out(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.size(), init.data());
+  for (const cl::Buffer& b : {kb, sb, out}) buffers->push_back(b);
+  sorter.lexsort({{type, kb, order}, {KeyType::i16, sb, other}}, n, out).wait();
+  note_kernels(sorter);
+  std::vector<unsigned char> got(init.size());
+  sorter.queue().enqueueReadBuffer(out, CL_TRUE, 0, got.size(), got.data());
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t index;
+    std::memcpy(&index, got.data() + i * 4, 4);
+    if (index != ref[i]) {
+      report(what + " lexsort", "position " + std::to_string(i) + ": row " + std::to_string(index) +
+                                    ", expected " + std::to_string(ref[i]));
+      break;
+    }
+  }
+  if (!std::equal(got.begin() + std::ptrdiff_t(n * 4), got.end(), init.begin() + std::ptrdiff_t(n * 4)))
+    report(what + " lexsort", "bytes past n changed");
+}
+
+// sort_custom of n structs in a device buffer with room past n: 1-byte ones ordered by their high nibble
+// (u8), or 12-byte (float key, uint id, uint position) by key, then id (f32); against std::stable_sort.
+void run_custom(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std::size_t n,
+                std::mt19937_64& rng, const std::string& what) {
+  struct S12 {
+    float key;
+    std::uint32_t id, tag;
+  };
+  const bool small = type == KeyType::u8;
+  const std::size_t size = small ? 1 : sizeof(S12), tail = 2 * size;
+  std::vector<unsigned char> bytes((n + tail) * size);
+  for (auto& b : bytes) b = static_cast<unsigned char>(rng());
+  for (std::size_t i = 0; i < n && !small; ++i) {
+    const S12 e{float(rng() % 5) - 2.0f, std::uint32_t(rng() % 3), std::uint32_t(i)};
+    std::memcpy(&bytes[i * size], &e, size);
+  }
+  std::vector<unsigned char> expected(bytes.begin(), bytes.begin() + std::ptrdiff_t(n * size));
+  if (small) {
+    auto less = [&](unsigned char a, unsigned char b) {
+      return order == Order::ascending ? (a >> 4) < (b >> 4) : (b >> 4) < (a >> 4);
+    };
+    std::stable_sort(expected.begin(), expected.end(), less);
+  } else {
+    std::vector<S12> e(n);
+    if (n) std::memcpy(e.data(), expected.data(), n * size);
+    auto less = [](const S12& a, const S12& b) { return a.key < b.key || (a.key == b.key && a.id < b.id); };
+    std::stable_sort(e.begin(), e.end(), [&](const S12& a, const S12& b) {
+      return order == Order::ascending ? less(a, b) : less(b, a);
+    });
+    if (n) std::memcpy(expected.data(), e.data(), n * size);
+  }
+  cl::Buffer buf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
+  buffers->push_back(buf);
+  const clsort::Options options{order, c.algorithm};
+  if (small)
+    sorter
+        .sort_custom_buffer(buf, n, 1, "typedef struct { uchar v; } B;", "(a.v >> 4) < (b.v >> 4)", options,
+                            {})
+        .wait();
+  else
+    sorter
+        .sort_custom_buffer(buf, n, size, "typedef struct { float key; uint id, tag; } S12;",
+                            "a.key < b.key || (a.key == b.key && a.id < b.id)", options, {})
+        .wait();
+  note_kernels(sorter);
+  std::vector<unsigned char> got(bytes.size());
+  sorter.queue().enqueueReadBuffer(buf, CL_TRUE, 0, got.size(), got.data());
+  if (!std::equal(expected.begin(), expected.end(), got.begin()))
+    report(what + " sort_custom", "wrong order");
+  if (!std::equal(got.begin() + std::ptrdiff_t(n * size), got.end(),
+                  bytes.begin() + std::ptrdiff_t(n * size)))
+    report(what + " sort_custom", "bytes past n changed");
+}
+
 void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std::size_t n,
          std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -190,7 +297,9 @@ void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std
                            clsort::to_string(order) + " n=" + std::to_string(n);
   const unsigned kb = width(type);
   const cl::CommandQueue& q = sorter.queue();
-  if (c.select) return run_select(sorter, type, order, keys, what);
+  if (c.mode == Mode::select) return run_select(sorter, type, order, keys, what);
+  if (c.mode == Mode::lexsort) return run_lexsort(sorter, type, order, keys, rng, what);
+  if (c.mode == Mode::custom) return run_custom(sorter, c, type, order, n, rng, what);
 
   {  // Keys only, in a device buffer with room past n that must stay untouched.
     std::vector<unsigned char> bytes = pack(type, keys);
@@ -289,10 +398,13 @@ int main(int argc, char** argv) {
       const bool largest = i >= config->every_type;
       for (KeyType type : all_types()) {
         if (largest && type != KeyType::f32 && type != KeyType::i64) continue;
-        if (config->select && clsort::key_size(type) < 4) continue;  // top_k refuses narrow keys
+        if (config->mode == Mode::select && clsort::key_size(type) < 4)
+          continue;  // top_k refuses narrow keys
+        if (config->mode == Mode::custom && type != KeyType::u8 && type != KeyType::f32) continue;
         if (argc == 3 && argv[2] != std::string(clsort::to_string(type))) continue;
         for (Order order : {Order::ascending, Order::descending}) {
           if (largest && (type == KeyType::f32) != (order == Order::ascending)) continue;
+          if (largest && config->mode == Mode::custom && type != KeyType::f32) continue;
           sorters.push_back(std::make_unique<clsort::Sorter>(queue));
           sorters.back()->tune(config->tuning);
           run(*sorters.back(), *config, type, order, config->sizes[i], ++seed);
@@ -301,7 +413,11 @@ int main(int argc, char** argv) {
       }
     }
     std::printf("%d cases x %s, %d failures; kernels run:", cases,
-                config->select ? "(top_k, select)" : "3 modes", failures);
+                config->mode == Mode::select    ? "(top_k, select)"
+                : config->mode == Mode::lexsort ? "lexsort"
+                : config->mode == Mode::custom  ? "sort_custom"
+                                                : "3 modes",
+                failures);
     for (const std::string& k : kernels_run) std::printf(" %s", k.c_str());
     std::printf("\n");
   } catch (const std::exception& e) {

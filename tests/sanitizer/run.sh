@@ -13,7 +13,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -
 # Not the matrix or by_key executables: their many key-type instantiations are minutes of compiling under
 # ASan, and the calls they make are the ones api/other and errors make.
 targets=(clsort clsort_cli clsort_probe_tuning clsort_probe_top_k clsort_cli_test clsort_test_api clsort_test_errors
-  clsort_test_c_api clsort_reliability_faults clsort_reliability_disk_cache clsort_reliability_concurrency
+  clsort_test_c_api clsort_test_lexsort clsort_reliability_faults clsort_reliability_disk_cache clsort_reliability_concurrency
   clsort_reliability_cache_worker clsort_reliability_property)
 cmake --build build-asan -j "$jobs" --target "${targets[@]}"
 
@@ -25,7 +25,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export CLSORT_PROPERTY_CASES=${CLSORT_PROPERTY_CASES:-100}
 # threads is left out: reliability/concurrency/threads loads the same shared state harder, and under ASan
 # the two together took a third of the pass.
-tests='^(errors|api/other|package/c_api|cli/.*|reliability/(faults|disk_cache|concurrency/.*|property))$'
+tests='^(errors|api/other|lexsort/api|custom/api|package/c_api|cli/.*|reliability/(faults|disk_cache|concurrency/.*|property))$'
 cd build-asan
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

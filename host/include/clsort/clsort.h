@@ -189,6 +189,51 @@ CLSORT_C_API clsort_status clsort_top_k_host(clsort_sorter sorter, const void* k
 CLSORT_C_API clsort_status clsort_select_host(clsort_sorter sorter, const void* keys, size_t n, size_t k,
                                               clsort_key_type key_type, clsort_flags flags, void* key_out);
 
+/** One key column of clsort_lexsort() (`buffer`, a cl_mem holding at least n keys) or clsort_lexsort_host()
+ * (`data`, a host array of n keys); the other member is ignored. `flags`: CLSORT_ASCENDING or
+ * CLSORT_DESCENDING only. */
+typedef struct clsort_column {
+  clsort_key_type key_type;
+  const void* data;
+  cl_mem buffer;
+  clsort_flags flags;
+} clsort_column;
+
+/** The stable permutation of the first n rows (n < 2^32) of `num_columns` (>= 1) key columns in
+ * lexicographic order: by columns[0], rows equal in it by columns[1], and so on, each column in its own
+ * order (as clsort_sort orders keys, except that a column's NaNs are all equal). Written to the first n
+ * elements (uint32_t) of `indices_out`, which must not overlap any column. Only enqueues, like
+ * clsort_sort(). The columns are not changed. */
+CLSORT_C_API clsort_status clsort_lexsort(clsort_sorter sorter, const clsort_column* columns,
+                                          size_t num_columns, size_t n, cl_mem indices_out,
+                                          cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                          cl_event* event);
+
+/** clsort_lexsort() of host columns: the permutation goes to `indices` (n elements); returns when done.
+ * `sorter` may be NULL. */
+CLSORT_C_API clsort_status clsort_lexsort_host(clsort_sorter sorter, const clsort_column* columns,
+                                               size_t num_columns, size_t n, uint32_t* indices);
+
+/** Sorts the first n elements of `data`, each `element_size` bytes (1 to 256) of an application's type, by
+ * a comparison written in OpenCL C (clsort::Sorter::sort_custom): `type_source` declares the type (its
+ * last declared name, e.g. "typedef struct { float x, y, z; uint id; } Particle;", or a type name such as
+ * "float2"; a source with more after the type names it with "typedef ... clsort_t;"), `less` is an
+ * expression in `a` and `b` true when a goes first (or a function body with return statements). Stable in
+ * both orders (descending sorts by the reversed comparison). Flags: the order, and
+ * CLSORT_ALGORITHM_AUTOMATIC, _MERGE or _BITONIC. A comparison that does not compile gives
+ * CLSORT_ERROR_BUILD_FAILURE (the log is in clsort_last_error_message()); a device sizeof of the type other
+ * than element_size gives CLSORT_ERROR_INVALID_ARGUMENT. Only enqueues, like clsort_sort(), after a
+ * one-time build and check of the type on the device. */
+CLSORT_C_API clsort_status clsort_sort_custom(clsort_sorter sorter, cl_mem data, size_t n,
+                                              size_t element_size, const char* type_source, const char* less,
+                                              clsort_flags flags, cl_uint num_events_in_wait_list,
+                                              const cl_event* event_wait_list, cl_event* event);
+
+/** clsort_sort_custom() of a host array, sorted in place; returns when done. `sorter` may be NULL. */
+CLSORT_C_API clsort_status clsort_sort_custom_host(clsort_sorter sorter, void* data, size_t n,
+                                                   size_t element_size, const char* type_source,
+                                                   const char* less, clsort_flags flags);
+
 /** The name of a status, e.g. "CLSORT_ERROR_INVALID_ARGUMENT"; "unknown clsort_status" for other values. */
 CLSORT_C_API const char* clsort_status_string(clsort_status status);
 

@@ -81,6 +81,21 @@ struct TopK {
 /// (clsort::half), bf16 bfloat16 (clsort::bfloat16); both order like f32.
 enum class KeyType { u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16, bf16 };
 
+/// One key column of a lexicographic sort (Sorter::lexsort) of host data: `n` keys of `type` at `data`,
+/// ordered by `order`. clsort::column(vector, order) makes one from a std::vector.
+struct Column {
+  KeyType type = KeyType::u32;
+  const void* data = nullptr;
+  std::size_t n = 0;
+  Order order = Order::ascending;
+};
+/// One key column of a lexicographic sort of device data: the first n keys of `type` in `data`.
+struct BufferColumn {
+  KeyType type = KeyType::u32;
+  cl::Buffer data;
+  Order order = Order::ascending;
+};
+
 /// The error every clsort call throws. `status()` is the OpenCL status (CL_INVALID_VALUE and friends for
 /// argument errors found by clsort itself), `where()` names the failing OpenCL call or the offending
 /// argument, `build_log()` holds the compiler's log when a kernel build failed.
@@ -189,6 +204,22 @@ struct key_type_of<bfloat16> : std::integral_constant<KeyType, KeyType::bf16> {}
 
 CLSORT_API std::size_t key_size(KeyType t) noexcept;
 
+/// A lexsort column over host keys: clsort::column(price, clsort::Order::descending).
+template <class K>
+Column column(const std::vector<K>& keys, Order order = Order::ascending) {
+  return Column{key_type_of<K>::value, keys.data(), keys.size(), order};
+}
+/// A lexsort column over n host keys at `keys`.
+template <class K>
+Column column(const K* keys, std::size_t n, Order order = Order::ascending) {
+  return Column{key_type_of<K>::value, keys, n, order};
+}
+/// A lexsort column over device keys of K.
+template <class K>
+BufferColumn column(const cl::Buffer& keys, Order order = Order::ascending) {
+  return BufferColumn{key_type_of<K>::value, keys, order};
+}
+
 /// The largest n each algorithm accepts (selection sort is O(n^2), odd-even takes one launch per tile).
 CLSORT_API std::size_t max_n(Algorithm a) noexcept;
 
@@ -294,6 +325,69 @@ class CLSORT_API Sorter {
     return select_buffer(key_type_of<K>::value, keys, n, k, key_out, options, wait);
   }
 
+  // ---- Lexicographic (multi-column) sort: the stable permutation that orders rows by columns[0], rows
+  // equal in it by columns[1], and so on (ORDER BY c0, c1, ...; numpy.lexsort takes its keys the other way
+  // round), each column in its own order with sort's rules (floats: -0 before +0, NaNs after +inf;
+  // descending the exact reverse), except that a column's NaNs are all equal, whatever their sign and
+  // payload, so the next columns order them. Rows equal in every column keep their input order. Runs on the
+  // device: one stable sort of (column gathered through the permutation so far, permutation) per column, last
+  // column first. Columns may be of any key types; they are never changed.
+  /// The permutation of the rows of `columns` (at least one, all of one length < 2^32): row result[0]
+  /// comes first. Blocking.
+  std::vector<std::uint32_t> lexsort(const std::vector<Column>& columns) {
+    std::vector<std::uint32_t> indices(columns.empty() ? 0 : columns[0].n);
+    lexsort_host(columns.data(), columns.size(), indices.data());
+    return indices;
+  }
+  /// Writes the permutation of `count` host columns to `indices` (columns[0].n of them).
+  void lexsort_host(const Column* columns, std::size_t count, std::uint32_t* indices);
+  /// Enqueues the lexsort of the first n rows of device columns after `wait`: the permutation goes to the
+  /// first n elements (std::uint32_t) of `indices_out`, which must not overlap any column. They are
+  /// written by the call's last command, so an Error leaves them unchanged.
+  cl::Event lexsort(const std::vector<BufferColumn>& columns, std::size_t n, const cl::Buffer& indices_out,
+                    const std::vector<cl::Event>& wait = {});
+
+  // ---- User-defined element types ordered by a comparison written in OpenCL C, sorted stably by merge
+  // sort (Options::algorithm automatic or merge) or by a bitonic network that breaks ties by input index
+  // (bitonic; also stable). `type_source` is OpenCL C that declares the element type; the type is the
+  // name declared last, before the final ';' (`typedef struct { float x, y, z; uint id; } Particle;`
+  // declares Particle, `struct P { uint k; };` struct P), or type_source is a type name alone (`float2`);
+  // a source that declares more after the type (helper functions) names it `clsort_t` itself
+  // (`typedef Particle clsort_t;`).
+  // `less` is an expression in `a` and `b` (const elements) that is true when a goes before b, or a
+  // function body with return statements; it must be a strict weak order. Descending sorts by less(b, a),
+  // still stable. The device's sizeof of the type must equal sizeof(T) (checked: Error naming T
+  // otherwise). Programs are built once per (source, options) and cached; a comparison that does not
+  // compile throws Error with the build log. The data is unchanged if an Error is thrown.
+  /// Sorts host elements in place by `less`. Blocking.
+  template <class T>
+  void sort_custom(std::vector<T>& data, const std::string& type_source, const std::string& less,
+                   const Options& options = {}) {
+    sort_custom(data.data(), data.size(), type_source, less, options);
+  }
+  /// Sorts n host elements at `data` in place by `less`. Blocking.
+  template <class T>
+  void sort_custom(T* data, std::size_t n, const std::string& type_source, const std::string& less,
+                   const Options& options = {}) {
+    static_assert(std::is_trivially_copyable<T>::value, "sort_custom elements must be trivially copyable");
+    sort_custom_host(data, n, sizeof(T), type_source, less, options);
+  }
+  /// Enqueues the sort of the first n elements (of T) of `data` by `less` after `wait`.
+  template <class T>
+  cl::Event sort_custom(const cl::Buffer& data, std::size_t n, const std::string& type_source,
+                        const std::string& less, const Options& options = {},
+                        const std::vector<cl::Event>& wait = {}) {
+    static_assert(std::is_trivially_copyable<T>::value, "sort_custom elements must be trivially copyable");
+    return sort_custom_buffer(data, n, sizeof(T), type_source, less, options, wait);
+  }
+  /// sort_custom of host data with the element size given at run time (1 to 256 bytes).
+  void sort_custom_host(void* data, std::size_t n, std::size_t element_bytes, const std::string& type_source,
+                        const std::string& less, const Options& options);
+  /// sort_custom of device data with the element size given at run time.
+  cl::Event sort_custom_buffer(const cl::Buffer& data, std::size_t n, std::size_t element_bytes,
+                               const std::string& type_source, const std::string& less,
+                               const Options& options, const std::vector<cl::Event>& wait);
+
   // ---- Device data: the first n elements, sorted in place, enqueued on queue() after `wait`. The
   // returned event completes when the sort has. Bytes past n are never touched.
   /// Enqueues the sort of the first n keys of `keys` (of K) after `wait`; returns its completion event.
@@ -379,6 +473,12 @@ template <class K, class V>
 void sort_by_key(std::vector<K>& keys, std::vector<V>& values, const Options& options = {});
 template <class K>
 std::vector<std::uint32_t> argsort(const std::vector<K>& keys, const Options& options = {});
+/// Sorter::lexsort on the process-wide Sorter.
+CLSORT_API std::vector<std::uint32_t> lexsort(const std::vector<Column>& columns);
+/// Sorter::sort_custom of host data on the process-wide Sorter.
+template <class T>
+void sort_custom(std::vector<T>& data, const std::string& type_source, const std::string& less,
+                 const Options& options = {});
 
 namespace detail {
 // Runs f(default_sorter()) under the process-wide lock. Exported: the templates above call it from the
@@ -427,6 +527,22 @@ std::vector<std::uint32_t> argsort(const std::vector<K>& keys, const Options& op
       },
       &a);
   return std::move(a.r);
+}
+
+template <class T>
+void sort_custom(std::vector<T>& data, const std::string& type_source, const std::string& less,
+                 const Options& options) {
+  struct A {
+    std::vector<T>* d;
+    const std::string *t, *l;
+    const Options* o;
+  } a{&data, &type_source, &less, &options};
+  detail::with_default_sorter(
+      [](Sorter& s, void* p) {
+        auto* x = static_cast<A*>(p);
+        s.sort_custom(*x->d, *x->t, *x->l, *x->o);
+      },
+      &a);
 }
 
 }  // namespace clsort

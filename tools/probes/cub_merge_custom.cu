@@ -1,0 +1,109 @@
+// The reference for clsort's sort_custom on NVIDIA GPUs: CUB's DeviceMergeSort::StableSortKeys of a
+// 12-byte struct (float key, uint id, uint tag) by key, then id, with the comparison as a C++ functor,
+// the same comparison tools/probes/custom_lex.cpp gives clsort in OpenCL C. The keys are few-distinct
+// floats (2^16 values) and ids of 4 values, so that ties are common and stability matters; tag is the
+// input position. Median of REPS calls timed with CUDA events (each call sorts a fresh copy of the input,
+// copied outside the timed region); the result is checked against std::stable_sort. Not built by CMake
+// (it needs nvcc and CUB); tools/gpu_custom.sh builds it against the CCCL headers in .cccl:
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I<cccl> -o cub_merge_custom tools/probes/cub_merge_custom.cu
+//   cub_merge_custom [REPS] [log2 n ...]        (defaults: 10; 20 24)
+#include <cub/device/device_merge_sort.cuh>
+#include <cub/version.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#define CHECK_CUDA(x)                                                               \
+  do {                                                                              \
+    cudaError_t e_ = (x);                                                           \
+    if (e_ != cudaSuccess) {                                                        \
+      std::printf("CUDA error %s at line %d\n", cudaGetErrorString(e_), __LINE__); \
+      std::exit(1);                                                                 \
+    }                                                                               \
+  } while (0)
+
+namespace {
+
+struct S12 {
+  float key;
+  std::uint32_t id;
+  std::uint32_t tag;
+};
+static_assert(sizeof(S12) == 12, "a 12-byte struct");
+
+struct Less {
+  __host__ __device__ bool operator()(const S12& a, const S12& b) const {
+    return a.key < b.key || (a.key == b.key && a.id < b.id);
+  }
+};
+
+std::vector<S12> make_input(std::size_t n) {
+  std::vector<S12> v(n);
+  std::mt19937_64 rng(42);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t r = rng();
+    v[i] = {float(std::int32_t(r & 0xFFFF) - 0x8000) * 0.25f, std::uint32_t((r >> 16) & 3), std::uint32_t(i)};
+  }
+  return v;
+}
+
+void run(std::size_t n, int reps) {
+  const std::vector<S12> input = make_input(n);
+  std::vector<S12> expected = input;
+  std::stable_sort(expected.begin(), expected.end(), Less());
+  S12 *src = nullptr, *data = nullptr;
+  CHECK_CUDA(cudaMalloc(&src, n * sizeof(S12)));
+  CHECK_CUDA(cudaMalloc(&data, n * sizeof(S12)));
+  CHECK_CUDA(cudaMemcpy(src, input.data(), n * sizeof(S12), cudaMemcpyHostToDevice));
+  std::size_t temp_bytes = 0;
+  CHECK_CUDA(cub::DeviceMergeSort::StableSortKeys(nullptr, temp_bytes, data, std::int64_t(n), Less()));
+  void* temp = nullptr;
+  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
+  cudaEvent_t a, b;
+  CHECK_CUDA(cudaEventCreate(&a));
+  CHECK_CUDA(cudaEventCreate(&b));
+  std::vector<float> ms;
+  for (int r = 0; r < reps + 2; ++r) {  // two warm-ups
+    CHECK_CUDA(cudaMemcpy(data, src, n * sizeof(S12), cudaMemcpyDeviceToDevice));
+    CHECK_CUDA(cudaEventRecord(a));
+    CHECK_CUDA(cub::DeviceMergeSort::StableSortKeys(temp, temp_bytes, data, std::int64_t(n), Less()));
+    CHECK_CUDA(cudaEventRecord(b));
+    CHECK_CUDA(cudaEventSynchronize(b));
+    float t = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&t, a, b));
+    if (r >= 2) ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  const float median = ms[ms.size() / 2];
+  std::vector<S12> got(n);
+  CHECK_CUDA(cudaMemcpy(got.data(), data, n * sizeof(S12), cudaMemcpyDeviceToHost));
+  const bool ok = std::memcmp(got.data(), expected.data(), n * sizeof(S12)) == 0;
+  std::printf("cub DeviceMergeSort::StableSortKeys S12 (key, id) n=2^%d: %.3f ms median of %d, %.3f Gelem/s%s\n",
+              int(std::log2(double(n)) + 0.5), median, reps, double(n) / median * 1e-6, ok ? "" : "  WRONG RESULT");
+  CHECK_CUDA(cudaFree(temp));
+  CHECK_CUDA(cudaFree(data));
+  CHECK_CUDA(cudaFree(src));
+  CHECK_CUDA(cudaEventDestroy(a));
+  CHECK_CUDA(cudaEventDestroy(b));
+  if (!ok) std::exit(1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int reps = argc > 1 ? std::atoi(argv[1]) : 10;
+  std::vector<int> logs;
+  for (int i = 2; i < argc; ++i) logs.push_back(std::atoi(argv[i]));
+  if (logs.empty()) logs = {20, 24};
+  cudaDeviceProp prop{};
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  std::printf("CUB %d.%d.%d on %s\n", CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION, prop.name);
+  for (int l : logs) run(std::size_t(1) << l, reps);
+  return 0;
+}
