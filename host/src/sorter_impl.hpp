@@ -81,7 +81,17 @@ enum ScratchSlot {
   kSelectCandidatesA,
   kSelectCandidatesB,
   kSelectOut,
-  kSelectCodes
+  kSelectCodes,
+  // Segmented sort (segments.cpp): its state words, the large segments' list and chunk table, the merge
+  // passes' compact scratch, host offsets, and the copies of huge segments that the whole-device sort takes.
+  kSegState,
+  kSegLarge,
+  kSegChunks,
+  kSegKeys,
+  kSegValues,
+  kSegOffsets,
+  kSegHugeKeys,
+  kSegHugeValues
 };
 
 /// What Algorithm::automatic picks for n keys of `type` with values of `value_bytes` (0: none).

@@ -126,6 +126,9 @@ const Param k_params[] = {
     CLSORT_PARAM("merge.chunk", merge.chunk, 16, 1u << 20, Check::pow2, ""),
     CLSORT_PARAM("odd_even.wg", odd_even.wg, 1, 4096, Check::pow2, ""),
     CLSORT_PARAM("odd_even.tile", odd_even.tile, 2, 65536, Check::pow2, ""),
+    CLSORT_PARAM("segments.wg", segments.wg, 1, 4096, Check::pow2, ""),
+    CLSORT_PARAM("segments.slots", segments.slots, 16, 32768, Check::pow2, ""),
+    CLSORT_PARAM("segments.huge", segments.huge, 1024, 1u << 24, Check::range, ""),
     CLSORT_PARAM("auto.small_n", automatic.small_n, 0, ~0ull, Check::range, ""),
     CLSORT_PARAM("host.chunk", host.chunk, 256, 1u << 30, Check::zero_or_range, "off"),
     CLSORT_PARAM("host.min", host.min, 0, ~0ull, Check::range, ""),
@@ -441,6 +444,17 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
 
   // Odd-even: the tile sort holds a tile, the merge-split two tiles plus source positions; a tile is at
   // least one pair per work-item.
+  // Segmented sort: per slot a key code and three 16-bit words, values for half the slots, and the
+  // table of a bin's segments (kernels/segments.cl).
+  SegmentsPolicy& g = t.segments;
+  clamp_wg(g.wg);
+  auto segment_bytes = [&] {
+    return std::size_t(g.slots) * (key_bytes + 6) + std::size_t(g.slots / 2) * value_bytes +
+           std::size_t(g.slots / 8 + 1) * 6 + 256;
+  };
+  while (segment_bytes() > budget && g.slots > 16) g.slots /= 2;
+  g.huge = std::max(g.huge, g.slots / 2);
+
   OddEvenPolicy& o = t.odd_even;
   clamp_wg(o.wg);
   if (o.tile < 2 * o.wg) o.tile = 2 * o.wg;

@@ -85,6 +85,12 @@ struct OddEvenPolicy {
   unsigned wg = 256;
   unsigned tile = 1024;  // keys one work-group sorts by element phases
 };
+/// Segmented sort (Sorter::sort_segments; kernels/segments.cl).
+struct SegmentsPolicy {
+  unsigned wg = 256;         // work-items of the local sort and merge kernels
+  unsigned slots = 4096;     // local-memory slots per work-group: segments up to slots / 4 keys sort there
+  unsigned huge = 1u << 20;  // longer segments: one whole-device sort each; up to it, chunks and merges
+};
 struct AutoPolicy {
   std::size_t small_n = 2048;  // up to this n, one work-group's bitonic sort; radix above
 };
@@ -105,6 +111,7 @@ struct Tuning {
   SelectPolicy select;
   MergePolicy merge;
   OddEvenPolicy odd_even;
+  SegmentsPolicy segments;
   AutoPolicy automatic;
   HostPolicy host;
 

@@ -1,0 +1,277 @@
+// Segmented sort (Sorter::sort_segments): many independent arrays given by num + 1 offsets into one
+// buffer, each sorted stably in place. Segments are split by length:
+//  - local: 2 <= len <= SEG_BIN. Work-group b takes every local segment that starts within
+//    [first + b * SEG_BIN, first + (b + 1) * SEG_BIN), so its elements lie in a span of 2 * SEG_BIN, and
+//    sorts them together in local memory (seg_local).
+//  - large: SEG_BIN < len <= the host's `huge` threshold. Chunks of SEG_SPAN keys are sorted like local
+//    segments (seg_local again, one chunk per work-group), then merged pairwise (seg_merge) until each
+//    segment is one run.
+//  - huge: the host sorts each by the library's whole-device sort.
+// The local sort pads each segment to a power of two P (its slot block, P-aligned: blocks are laid out
+// from the largest P down) and runs a bitonic network of the variant that leaves every block ascending.
+// Compare-exchanges between slots of different segments are skipped, so each block sorts alone; stages
+// beyond a block's own size find it sorted and change nothing. Keys are compared as (code, source index),
+// which is unique, so the sort is stable. Nothing assumes a sub-group size or lockstep: every step ends
+// in a work-group barrier, reached by all work-items (loop bounds are work-group uniform).
+
+#ifndef SEG_WG
+#define SEG_WG 256
+#endif
+#ifndef SEG_SLOTS
+#define SEG_SLOTS 4096  // slots of local memory per work-group: a power of two, at most 32768
+#endif
+#ifndef SEG_OFFSET_64
+#define SEG_OFFSET_64 0
+#endif
+#if SEG_OFFSET_64
+typedef ulong offset_t;
+#else
+typedef uint offset_t;
+#endif
+#define SEG_SPAN (SEG_SLOTS / 2)  // source elements one work-group reads
+#define SEG_BIN (SEG_SLOTS / 4)   // the longest local segment, and the range of starts a bin takes
+#define SEG_NONE 0xFFFFu          // no segment / padding (slots and sources are below 32768)
+#define SEG_CLASSES 16            // P = 2^c for c in [1, 15]
+#define SEG_TABLE (SEG_BIN / 2 + 1)  // local segments per bin: each holds >= 2 keys and starts in the bin
+
+// State words (seg_clear, seg_classify); the host reads them back.
+#define ST_BAD 0    // the lowest segment whose offsets are decreasing or past the buffer; ~0: none
+#define ST_LARGE 1  // segments longer than SEG_BIN, listed as (start, length) in `large`
+#define ST_FIRST 2  // offsets[0]
+#define ST_LAST 3   // offsets[num]
+#define ST_WORDS 4
+
+kernel void seg_clear(global uint* state) {
+  const uint i = get_global_id(0);
+  if (i < ST_WORDS) state[i] = i == ST_BAD ? 0xFFFFFFFFu : 0u;
+}
+
+// One work-item per segment: checks its offsets and lists it if it is large.
+kernel void seg_classify(global const offset_t* off, uint num, ulong limit, global uint* state,
+                         global uint* large, uint large_cap) {
+  const uint i = get_global_id(0);
+  if (i >= num) return;
+  const ulong a = off[i], b = off[i + 1];
+  if (i == 0) state[ST_FIRST] = (uint)min(a, (ulong)0xFFFFFFFFu);
+  if (i == num - 1) state[ST_LAST] = (uint)min(b, (ulong)0xFFFFFFFFu);
+  if (b < a || b > limit || (i == 0 && a > limit)) {
+    atomic_min(&state[ST_BAD], i);
+    return;
+  }
+  const uint len = (uint)(b - a);
+  if (len > SEG_BIN) {
+    const uint k = atomic_inc(&state[ST_LARGE]);
+    if (k < large_cap) {
+      large[2 * k] = (uint)a;
+      large[2 * k + 1] = len;
+    }
+  }
+}
+
+// The first i in [0, num) with off[i] >= x, or num.
+INLINE uint seg_lower_bound(global const offset_t* off, uint num, ulong x) {
+  uint lo = 0, hi = num;
+  while (lo < hi) {
+    const uint mid = (lo + hi) >> 1;
+    if ((ulong)off[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+INLINE uint seg_class(uint len) {  // ceil(log2(len)) for len >= 2
+  return 32u - clz(len - 1u);
+}
+
+// Work-group g < nbins sorts bin g's local segments; g >= nbins sorts chunk g - nbins of a large segment,
+// chunks[4 * c] = (segment start, segment length, chunk offset within it, -).
+kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global gkey_t* keys,
+#if VALUE_BYTES != 0
+                                                                          global value_t* values,
+#endif
+                                                                          global const offset_t* off, uint num,
+                                                                          global const uint* state,
+                                                                          global const uint* chunks,
+                                                                          uint nbins, uint kind,
+                                                                          uint descending) {
+  local ukey_t code[SEG_SLOTS];
+  local ushort idx[SEG_SLOTS];  // the source of the key in the slot (moves with it)
+  local ushort own[SEG_SLOTS];  // the slot block the slot belongs to (fixed)
+  local ushort pos[SEG_SLOTS];  // where the slot's key goes, SEG_NONE for padding (fixed)
+#if VALUE_BYTES != 0
+  local value_t val[SEG_SPAN];
+#endif
+  // Local segments, in slot order: source start, slot block and length.
+  local ushort tab_src[SEG_TABLE], tab_slot[SEG_TABLE], tab_len[SEG_TABLE];
+  local uint count[SEG_CLASSES], cursor[SEG_CLASSES], first_of[SEG_CLASSES];
+  local uint shared[3];  // slots used, segments, largest block
+
+  const uint lid = get_local_id(0), g = get_group_id(0);
+  uint lo;  // where the group's source span starts
+  if (g < nbins) {
+    lo = state[ST_FIRST] + g * SEG_BIN;
+    const uint s0 = seg_lower_bound(off, num, lo), s1 = seg_lower_bound(off, num, (ulong)lo + SEG_BIN);
+    for (uint c = lid; c < SEG_CLASSES; c += SEG_WG) count[c] = cursor[c] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = s0 + lid; i < s1; i += SEG_WG) {
+      const uint len = (uint)(off[i + 1] - off[i]);
+      if (len >= 2 && len <= SEG_BIN) atomic_inc(&count[seg_class(len)]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+      uint slots = 0, segs = 0, top = 0;
+      for (uint c = SEG_CLASSES - 1; c >= 1; --c) {
+        first_of[c] = segs;
+        segs += count[c];
+        slots += count[c] << c;
+        if (count[c] && !top) top = 1u << c;
+      }
+      shared[0] = slots;
+      shared[1] = segs;
+      shared[2] = top;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = s0 + lid; i < s1; i += SEG_WG) {
+      const uint a = (uint)off[i], len = (uint)(off[i + 1] - off[i]);
+      if (len >= 2 && len <= SEG_BIN) {
+        const uint c = seg_class(len), k = atomic_inc(&cursor[c]);
+        uint slot = 0;  // the blocks of larger classes come first
+        for (uint d = SEG_CLASSES - 1; d > c; --d) slot += count[d] << d;
+        const uint t = first_of[c] + k;
+        tab_src[t] = (ushort)(a - lo);
+        tab_slot[t] = (ushort)(slot + (k << c));
+        tab_len[t] = (ushort)len;
+      }
+    }
+  } else {
+    global const uint* ch = chunks + 4 * (g - nbins);
+    const uint seg_len = ch[1], at = ch[2];
+    lo = ch[0] + at;
+    const uint len = min((uint)SEG_SPAN, seg_len - at);
+    if (lid == 0) {
+      tab_src[0] = 0;
+      tab_slot[0] = 0;
+      tab_len[0] = (ushort)len;
+      const uint top = len < 2 ? 0u : 1u << seg_class(len);
+      shared[0] = top;
+      shared[1] = len < 2 ? 0u : 1u;
+      shared[2] = top;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint used = shared[0], segs = shared[1], top = shared[2];
+  if (segs == 0) return;  // uniform
+
+  // Fill: each slot finds its block by binary search over the table (ascending slot starts).
+  for (uint s = lid; s < used; s += SEG_WG) {
+    uint l = 0, h = segs;  // the last t with tab_slot[t] <= s
+    while (h - l > 1) {
+      const uint m = (l + h) >> 1;
+      if (tab_slot[m] <= s)
+        l = m;
+      else
+        h = m;
+    }
+    const uint block = tab_slot[l], j = s - block;
+    own[s] = (ushort)block;
+    if (j < tab_len[l]) {
+      const uint p = tab_src[l] + j;
+      code[s] = encode_key(keys[lo + p], kind, descending);
+      idx[s] = pos[s] = (ushort)p;
+#if VALUE_BYTES != 0
+      val[p] = values[lo + p];
+#endif
+    } else {
+      code[s] = KEY_MAX;
+      idx[s] = pos[s] = (ushort)SEG_NONE;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  for (uint k = 2; k <= top; k <<= 1) {
+    // First step of each merge: slot i against its mirror in the block of k, which leaves both halves
+    // bitonic with every larger key in the upper one; then half-cleaners at distances k/4 ... 1.
+    for (uint h = k >> 1; h >= 1; h >>= 1) {
+      for (uint q = lid; q < used / 2; q += SEG_WG) {
+        const uint i = (q / h) * 2 * h + q % h;
+        const uint j = h == (k >> 1) ? (i | (k - 1)) - (i & (k - 1)) : i + h;
+        if (j < used && own[i] == own[j]) {
+          const ukey_t ci = code[i], cj = code[j];
+          const ushort xi = idx[i], xj = idx[j];
+          if (cj < ci || (cj == ci && xj < xi)) {
+            code[i] = cj;
+            code[j] = ci;
+            idx[i] = xj;
+            idx[j] = xi;
+          }
+        }
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+
+  for (uint s = lid; s < used; s += SEG_WG) {
+    const uint p = pos[s];
+    if (p != SEG_NONE) {
+      keys[lo + p] = (gkey_t)decode_key(code[s], kind, descending);
+#if VALUE_BYTES != 0
+      values[lo + p] = val[idx[s]];
+#endif
+    }
+  }
+}
+
+// One merge pass over the large segments' chunks: runs of `width` keys (a power of two) within each
+// segment merge pairwise, stably, from src to dst. A buffer is addressed by segment start (the keys) or by
+// the segment's place in the compact scratch (chunks[4 * c + 3]) when its *_compact flag is set. A width
+// at least the segment's length copies it.
+kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_merge(global const gkey_t* src,
+                                                                          global gkey_t* dst,
+#if VALUE_BYTES != 0
+                                                                          global const value_t* vsrc,
+                                                                          global value_t* vdst,
+#endif
+                                                                          global const uint* chunks,
+                                                                          uint width, uint src_compact,
+                                                                          uint dst_compact, uint kind,
+                                                                          uint descending) {
+  global const uint* ch = chunks + 4 * get_group_id(0);
+  const uint len = ch[1], at = ch[2];
+  const uint sb = src_compact ? ch[3] : ch[0], db = dst_compact ? ch[3] : ch[0];
+  const uint end_at = min(len, at + (uint)SEG_SPAN);
+  for (uint p = at + get_local_id(0); p < end_at; p += SEG_WG) {
+    const uint run = p / width;
+    const uint ps = (run & ~1u) * width;
+    const uint mid = min(ps + width, len), end = min(mid + width, len);  // widths stay below 2^31
+    const gkey_t x = src[sb + p];
+    const ukey_t c = encode_key(x, kind, descending);
+    uint out;
+    if (p < mid) {  // left run: after the right run's keys below it
+      uint l = mid, h = end;
+      while (l < h) {
+        const uint m = (l + h) >> 1;
+        if (encode_key(src[sb + m], kind, descending) < c)
+          l = m + 1;
+        else
+          h = m;
+      }
+      out = p + (l - mid);
+    } else {  // right run: after the left run's keys at or below it
+      uint l = ps, h = mid;
+      while (l < h) {
+        const uint m = (l + h) >> 1;
+        if (encode_key(src[sb + m], kind, descending) <= c)
+          l = m + 1;
+        else
+          h = m;
+      }
+      out = (p - mid) + l;
+    }
+    dst[db + out] = x;
+#if VALUE_BYTES != 0
+    vdst[db + out] = vsrc[sb + p];
+#endif
+  }
+}
