@@ -36,9 +36,9 @@ const Row k_table[] = {
     {"", "cpu", "", 0, kAnyValues,
      "radix.cpu=1 radix.groups=32 radix.wg=64 radix.items=15 bitonic.wg=64 bitonic.tile=8192 selection.wg=64"
      " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512"
-     " select.wg=1 select.items=4096 select.groups=4",
+     " select.wg=1 select.items=4096 select.groups=4 segments.wg=16 segments.huge=4096",
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 2^20 11.5x std::sort; the same best parameters on Intel's CPU "
-     "runtime 2026.2 (2026-11-25)"},
+     "runtime 2026.2 (2026-11-25); segments: PoCL 2026-11-26, 2^20 keys (tools/probes/segments.cpp)"},
     // GPUs without a row of their own: the multisplit ranking and Onesweep (after its self-test), with
     // tiles of 256 x 16 (fit_to_device shrinks them to the device's local memory); the ranking's
     // sub-group primitives are the best the device reports.
