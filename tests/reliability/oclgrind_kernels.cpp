@@ -21,6 +21,7 @@ struct Config {
   std::vector<std::size_t> sizes;
   std::size_t every_type;  // the first sizes run every type and order; the rest one per key width
   bool select = false;     // top_k and select (kernels/select.cl) instead of the sorts
+  bool segments = false;   // the segmented sort (kernels/segments.cl) instead of the sorts
 };
 
 // Each configuration names the shape it checks (the device's row may pick another: Oclgrind's device takes
@@ -121,6 +122,16 @@ const Config kConfigs[] = {
      {9, 200},
      1,
      true},
+    // Segmented sort: local tiles of 64 slots (segments up to 16 keys sorted 8 work-items to a group) and
+    // one segment of 100 keys among short ones (chunks of 32 and three merge passes plus the copy back),
+    // keys only with 32-bit offsets and 8-byte values with 64-bit offsets, guard keys at both ends.
+    {"segments",
+     Algorithm::automatic,
+     "segments.wg=8 segments.slots=64 segments.huge=1024",
+     {40, 300},
+     1,
+     false,
+     true},
 };
 
 int failures = 0;
@@ -178,6 +189,65 @@ void run_select(clsort::Sorter& sorter, KeyType type, Order order, const std::ve
   if (unpack(type, so.data(), 1)[0] != keys[ref[k - 1]]) report(what + " select", "wrong key");
 }
 
+// The segmented sort of n keys between guards: lengths 0 to 20 with one of 100 keys (n >= 200), keys only
+// (32-bit offsets) and with 8-byte values (64-bit offsets), each segment checked, the guards unchanged.
+void run_segments(clsort::Sorter& sorter, KeyType type, Order order, const std::vector<std::uint64_t>& keys,
+                  std::mt19937_64& rng, const std::string& what) {
+  const std::size_t n = keys.size(), guard = 3, kb = width(type);
+  std::vector<std::uint64_t> off{guard};
+  while (off.back() < guard + n) {
+    const std::size_t len = n >= 200 && off.size() == 4 ? 100 : rng() % 21;
+    off.push_back(std::min<std::uint64_t>(guard + n, off.back() + len));
+  }
+  const std::size_t num = off.size() - 1;
+  std::vector<std::uint64_t> all(guard, 0x5A);
+  all.insert(all.end(), keys.begin(), keys.end());
+  all.insert(all.end(), guard, 0x5A);
+  const std::vector<unsigned char> bytes = pack(type, all);
+  const std::vector<std::uint32_t> off32(off.begin(), off.end());
+  const cl::CommandQueue& q = sorter.queue();
+  for (bool with_values : {false, true}) {
+    std::vector<unsigned char> k = bytes;
+    const std::vector<unsigned char> v = make_values(all.size(), 8, rng);
+    cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(), k.data());
+    cl::Buffer vbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size(),
+                    const_cast<unsigned char*>(v.data()));
+    cl::Buffer obuf = with_values ? cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                               off.size() * 8, off.data())
+                                  : cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                               off32.size() * 4, const_cast<std::uint32_t*>(off32.data()));
+    for (const cl::Buffer& b : {kbuf, vbuf, obuf}) buffers->push_back(b);
+    sorter
+        .sort_segments_buffer(type, kbuf, with_values ? &vbuf : nullptr, 8, obuf, with_values ? 8 : 4, num,
+                              {order}, {})
+        .wait();
+    note_kernels(sorter);
+    std::vector<unsigned char> ko(k.size()), vo(v.size());
+    q.enqueueReadBuffer(kbuf, CL_TRUE, 0, ko.size(), ko.data());
+    q.enqueueReadBuffer(vbuf, CL_TRUE, 0, vo.size(), vo.data());
+    const std::string mode = what + (with_values ? " segments by key (8)" : " segments");
+    if (!std::equal(ko.begin(), ko.begin() + std::ptrdiff_t(guard * kb), bytes.begin()) ||
+        !std::equal(ko.end() - std::ptrdiff_t(guard * kb), ko.end(),
+                    bytes.end() - std::ptrdiff_t(guard * kb)))
+      report(mode, "guard keys changed");
+    const std::vector<std::uint64_t> out = unpack(type, ko.data(), all.size());
+    const std::vector<std::uint64_t> index = value_indices(vo, 8);
+    for (std::size_t s = 0; s < num; ++s) {
+      const auto b = std::ptrdiff_t(off[s]), e = std::ptrdiff_t(off[s + 1]);
+      const std::vector<std::uint64_t> in_seg(all.begin() + b, all.begin() + e),
+          out_seg(out.begin() + b, out.begin() + e);
+      std::vector<std::uint64_t> idx(index.begin() + b, index.begin() + e);
+      for (auto& i : idx) i -= std::uint64_t(b);
+      report(mode, with_values ? check_pairs(type, order, in_seg, out_seg, idx)
+                               : check_keys(type, order, in_seg, out_seg));
+    }
+    if (with_values)
+      report(mode, check_values_follow(v, vo, 8));
+    else if (vo != v)
+      report(mode, "values changed by a keys-only sort");
+  }
+}
+
 void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std::size_t n,
          std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -191,6 +261,7 @@ void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std
   const unsigned kb = width(type);
   const cl::CommandQueue& q = sorter.queue();
   if (c.select) return run_select(sorter, type, order, keys, what);
+  if (c.segments) return run_segments(sorter, type, order, keys, rng, what);
 
   {  // Keys only, in a device buffer with room past n that must stay untouched.
     std::vector<unsigned char> bytes = pack(type, keys);
@@ -301,7 +372,10 @@ int main(int argc, char** argv) {
       }
     }
     std::printf("%d cases x %s, %d failures; kernels run:", cases,
-                config->select ? "(top_k, select)" : "3 modes", failures);
+                config->select     ? "(top_k, select)"
+                : config->segments ? "(segments, by key)"
+                                   : "3 modes",
+                failures);
     for (const std::string& k : kernels_run) std::printf(" %s", k.c_str());
     std::printf("\n");
   } catch (const std::exception& e) {
