@@ -312,9 +312,10 @@ class CLSORT_API Sorter {
                        offsets.data(), sizeof(O), offsets.empty() ? 0 : offsets.size() - 1, options);
   }
   /// Enqueues the sort of each segment of device keys (of K) after `wait`; `offsets` holds
-  /// num_segments + 1 offsets of O. Reads the offsets' extent and the list of long segments back once
-  /// (one synchronization with the device, after `wait`), which also checks every offset: bad offsets
-  /// throw Error naming `offsets` before anything is written. Returns the completion event.
+  /// num_segments + 1 offsets of O. A kernel checks every offset and lists the segments too long for
+  /// local memory; the call reads that back (a few words per long segment), so it returns only once
+  /// `wait` has completed and that kernel ran: bad offsets throw Error naming `offsets` (values shorter
+  /// than offsets[num_segments]: `values`) before anything is written. Returns the completion event.
   template <class K, class O = std::uint32_t>
   cl::Event sort_segments(const cl::Buffer& keys, const cl::Buffer& offsets, std::size_t num_segments,
                           const Options& options = {}, const std::vector<cl::Event>& wait = {}) {
