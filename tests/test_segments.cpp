@@ -8,7 +8,10 @@
 // chunks with merge passes, and whole-device sorts of huge segments.
 #include <doctest/doctest.h>
 
+#include <clsort/clsort.h>
+
 #include <cmath>
+#include <cstring>
 
 #include "support/guarded.hpp"
 #include "support/support.hpp"
@@ -427,6 +430,55 @@ TEST_CASE("segments: bad arguments name the argument and change nothing") {
   std::vector<std::uint32_t> k2 = input;
   s.sort_segments(k2, std::vector<std::uint32_t>{0, 100});
   CHECK(std::is_sorted(k2.begin(), k2.end()));
+}
+
+TEST_CASE("segments through the C API") {
+  clsort::Sorter& s = shared_sorter();
+  clsort_sorter cs = nullptr;
+  REQUIRE(clsort_sorter_create(s.queue()(), &cs) == CLSORT_SUCCESS);
+  const std::size_t n = 3000;
+  const std::vector<std::uint64_t> o = make_offsets(Shape::mixed, n, 1500, 11);
+  const std::vector<float> input = make_keys<float>(Dist::float_specials, n, 11);
+  for (Order order : both_orders()) {
+    const clsort_flags flags = order == Order::descending ? CLSORT_DESCENDING : 0;
+    std::vector<float> expected = input, keys = input;
+    std::vector<std::uint32_t> values(n), vexpected(n);
+    std::iota(values.begin(), values.end(), 0u);
+    vexpected = values;
+    reference(expected, &vexpected, o, order);
+    CHECK(clsort_sort_segments_host(cs, keys.data(), values.data(), n, o.data(), 8, o.size() - 1,
+                                    CLSORT_KEY_F32, 4, flags) == CLSORT_SUCCESS);
+    CHECK(compare_sorted(expected, keys, &vexpected, &values) == "");
+    // Device buffers, keys only, 32-bit offsets.
+    cl::Buffer kb = device_buffer(s, input), ob = device_buffer(s, narrow<std::uint32_t>(o));
+    cl_event done = nullptr;
+    REQUIRE(clsort_sort_segments(cs, kb(), nullptr, ob(), 4, o.size() - 1, CLSORT_KEY_F32, 0, flags, 0,
+                                 nullptr, &done) == CLSORT_SUCCESS);
+    REQUIRE(done != nullptr);
+    clWaitForEvents(1, &done);
+    clReleaseEvent(done);
+    CHECK(compare_sorted(expected, read_back<float>(s, kb, n)) == "");
+  }
+  // Bad offsets: refused, naming them, the keys unchanged.
+  std::vector<float> keys = input;
+  const std::vector<std::uint32_t> bad{0, 10, 5};
+  CHECK(clsort_sort_segments_host(cs, keys.data(), nullptr, n, bad.data(), 4, 2, CLSORT_KEY_F32, 0, 0) ==
+        CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(clsort_last_error_message()).find("offsets") != std::string::npos);
+  CHECK(clsort_sort_segments_host(cs, keys.data(), nullptr, n, bad.data(), 2, 2, CLSORT_KEY_F32, 0, 0) ==
+        CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(clsort_last_error_message()).find("offset_size") != std::string::npos);
+  CHECK(std::memcmp(keys.data(), input.data(), n * sizeof(float)) == 0);
+  Filled kb(s.context(), n * 4, 9);
+  cl::Buffer ob = device_buffer(s, bad);
+  cl_event ev = reinterpret_cast<cl_event>(1);
+  CHECK(clsort_sort_segments(cs, kb.buffer(), nullptr, ob(), 4, 2, CLSORT_KEY_F32, 0, 0, 0, nullptr, &ev) ==
+        CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(ev == nullptr);
+  CHECK(kb.unchanged(s.queue()));
+  CHECK(clsort_sort_segments(cs, kb.buffer(), nullptr, nullptr, 4, 2, CLSORT_KEY_F32, 0, 0, 0, nullptr,
+                             nullptr) == CLSORT_ERROR_INVALID_ARGUMENT);
+  clsort_sorter_destroy(cs);
 }
 
 }  // namespace
