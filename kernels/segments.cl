@@ -81,6 +81,15 @@ INLINE uint seg_lower_bound(global const offset_t* off, uint num, ulong x) {
   return lo;
 }
 
+// bin_first[b], b <= nbins: the first segment that starts at or after bin b's range, so that bin b takes
+// the segments [bin_first[b], bin_first[b + 1]). One work-item per entry, instead of a dependent chain of
+// global loads in every work-item of seg_local.
+kernel void seg_bins(global const offset_t* off, uint num, global const uint* state, global uint* bin_first,
+                     uint nbins) {
+  const uint b = get_global_id(0);
+  if (b <= nbins) bin_first[b] = seg_lower_bound(off, num, (ulong)state[ST_FIRST] + (ulong)b * SEG_BIN);
+}
+
 INLINE uint seg_class(uint len) {  // ceil(log2(len)) for len >= 2
   return 32u - clz(len - 1u);
 }
@@ -94,6 +103,7 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global
                                                                           global const offset_t* off, uint num,
                                                                           global const uint* state,
                                                                           global const uint* chunks,
+                                                                          global const uint* bin_first,
                                                                           uint nbins, uint kind,
                                                                           uint descending) {
   local ukey_t code[SEG_SLOTS];
@@ -112,7 +122,7 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global
   uint lo;  // where the group's source span starts
   if (g < nbins) {
     lo = state[ST_FIRST] + g * SEG_BIN;
-    const uint s0 = seg_lower_bound(off, num, lo), s1 = seg_lower_bound(off, num, (ulong)lo + SEG_BIN);
+    const uint s0 = bin_first[g], s1 = bin_first[g + 1];
     for (uint c = lid; c < SEG_CLASSES; c += SEG_WG) count[c] = cursor[c] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = s0 + lid; i < s1; i += SEG_WG) {
@@ -223,10 +233,28 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global
   }
 }
 
-// One merge pass over the large segments' chunks: runs of `width` keys (a power of two) within each
-// segment merge pairwise, stably, from src to dst. A buffer is addressed by segment start (the keys) or by
-// the segment's place in the compact scratch (chunks[4 * c + 3]) when its *_compact flag is set. A width
-// at least the segment's length copies it.
+// How many of the first `diag` outputs of the stable merge of runs a = src[a0, a0 + na) and
+// b = src[b0, b0 + nb) come from a (a key of a equal to one of b goes first), comparing codes.
+INLINE uint seg_merge_path(global const gkey_t* src, uint a0, uint na, uint b0, uint nb, uint diag, uint kind,
+                           uint descending) {
+  uint lo = diag > nb ? diag - nb : 0u, hi = min(diag, na);
+  while (lo < hi) {
+    const uint mid = (lo + hi) >> 1;
+    if (encode_key(src[a0 + mid], kind, descending) <= encode_key(src[b0 + diag - 1u - mid], kind, descending))
+      lo = mid + 1u;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// One merge pass over the large segments' chunks: runs of `width` keys (a power of two, a multiple of
+// SEG_SPAN) within each segment merge pairwise, stably, from src to dst. Work-group c writes the outputs
+// [at, at + SEG_SPAN) of its chunk (chunks[4 * c] = segment start, length, at, place in the compact
+// scratch): it finds where they start and end in both runs (merge path), loads those keys' codes into
+// local memory, merges them there (each work-item the outputs of its own diagonal) and writes the
+// outputs in order. A buffer is addressed by segment start (the keys) or by the segment's place in the
+// compact scratch when its *_compact flag is set. A width at least the segment's length copies it.
 kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_merge(global const gkey_t* src,
                                                                           global gkey_t* dst,
 #if VALUE_BYTES != 0
@@ -237,41 +265,49 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_merge(global
                                                                           uint width, uint src_compact,
                                                                           uint dst_compact, uint kind,
                                                                           uint descending) {
+  local ukey_t code[SEG_SPAN];
+  local ushort pick[SEG_SPAN];  // output t comes from concatenated input pick[t]
+  local uint bounds[2];
   global const uint* ch = chunks + 4 * get_group_id(0);
   const uint len = ch[1], at = ch[2];
   const uint sb = src_compact ? ch[3] : ch[0], db = dst_compact ? ch[3] : ch[0];
-  const uint end_at = min(len, at + (uint)SEG_SPAN);
-  for (uint p = at + get_local_id(0); p < end_at; p += SEG_WG) {
-    const uint run = p / width;
-    const uint ps = (run & ~1u) * width;
-    const uint mid = min(ps + width, len), end = min(mid + width, len);  // widths stay below 2^31
-    const gkey_t x = src[sb + p];
-    const ukey_t c = encode_key(x, kind, descending);
-    uint out;
-    if (p < mid) {  // left run: after the right run's keys below it
-      uint l = mid, h = end;
-      while (l < h) {
-        const uint m = (l + h) >> 1;
-        if (encode_key(src[sb + m], kind, descending) < c)
-          l = m + 1;
-        else
-          h = m;
-      }
-      out = p + (l - mid);
-    } else {  // right run: after the left run's keys at or below it
-      uint l = ps, h = mid;
-      while (l < h) {
-        const uint m = (l + h) >> 1;
-        if (encode_key(src[sb + m], kind, descending) <= c)
-          l = m + 1;
-        else
-          h = m;
-      }
-      out = (p - mid) + l;
+  const uint lid = get_local_id(0);
+  const uint ps = at / (2 * width) * (2 * width);  // where the pair of runs starts
+  const uint mid = min(ps + width, len), end = min(mid + width, len);
+  const uint na = mid - ps, nb = end - mid;
+  const uint d0 = at - ps, d1 = min(len, at + (uint)SEG_SPAN) - ps;
+  if (lid < 2) bounds[lid] = seg_merge_path(src, sb + ps, na, sb + mid, nb, lid ? d1 : d0, kind, descending);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint a0 = bounds[0], a1 = bounds[1], b0 = d0 - a0, b1 = d1 - a1;
+  const uint ca = a1 - a0, total = d1 - d0;  // the local inputs: a's [0, ca), then b's [ca, total)
+  for (uint t = lid; t < total; t += SEG_WG)
+    code[t] = encode_key(t < ca ? src[sb + ps + a0 + t] : src[sb + mid + b0 + (t - ca)], kind, descending);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Each work-item merges a run of consecutive outputs, starting where the merge path crosses its diagonal.
+  const uint per = (total + SEG_WG - 1) / SEG_WG, first = min(total, lid * per), last = min(total, first + per);
+  if (first < last) {
+    const uint cb = total - ca;
+    uint lo = first > cb ? first - cb : 0u, hi = min(first, ca);
+    while (lo < hi) {
+      const uint m = (lo + hi) >> 1;
+      if (code[m] <= code[ca + first - 1u - m])
+        lo = m + 1u;
+      else
+        hi = m;
     }
-    dst[db + out] = x;
+    uint i = lo, j = first - lo;
+    for (uint t = first; t < last; ++t) {
+      const bool take_a = j >= cb || (i < ca && code[i] <= code[ca + j]);
+      pick[t] = (ushort)(take_a ? i++ : ca + j++);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint t = lid; t < total; t += SEG_WG) {
+    const uint q = pick[t];
+    const uint from = q < ca ? ps + a0 + q : mid + b0 + (q - ca);
+    dst[db + ps + d0 + t] = src[sb + from];
 #if VALUE_BYTES != 0
-    vdst[db + out] = vsrc[sb + p];
+    vdst[db + ps + d0 + t] = vsrc[sb + from];
 #endif
   }
 }

@@ -110,6 +110,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   cl::Kernel classify = run.kernel(plan.program, "seg_classify");
   cl::Kernel local = run.kernel(plan.program, "seg_local");
   cl::Kernel merge = run.kernel(plan.program, "seg_merge");
+  cl::Kernel bins = run.kernel(plan.program, "seg_bins");
   const std::uint64_t cap = limit / (plan.bin + 1) + 1;
   cl::Buffer state = run.scratch(detail::kSegState, 16);
   cl::Buffer large = run.scratch(detail::kSegLarge, cap * 8);
@@ -161,6 +162,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
 
   // Every buffer before the first command that writes.
   cl::Buffer table = run.scratch(detail::kSegChunks, std::max<std::size_t>(chunks.size() * 4, 16));
+  cl::Buffer bin_first = run.scratch(detail::kSegBins, std::size_t(nbins + 1) * 4);
   cl::Buffer ckeys, cvalues, hkeys, hvalues;
   if (passes) {
     ckeys = run.scratch(detail::kSegKeys, std::size_t(compact) * kb);
@@ -175,11 +177,17 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
 
   const cl_uint kind = run.kind, desc = descending;
   detail::Run sorts(s, queue, type, descending, keys, values, value_bytes, 0, {classified});
+  if (nbins) {
+    detail::set_args(bins, offsets, cl_uint(num), state, bin_first, cl_uint(nbins));
+    sorts.launch(bins, std::size_t(nbins + 1), 64, "seg_bins");
+  }
   if (nbins + nchunks) {
     if (values)
-      detail::set_args(local, keys, *values, offsets, cl_uint(num), state, table, cl_uint(nbins), kind, desc);
+      detail::set_args(local, keys, *values, offsets, cl_uint(num), state, table, bin_first, cl_uint(nbins),
+                       kind, desc);
     else
-      detail::set_args(local, keys, offsets, cl_uint(num), state, table, cl_uint(nbins), kind, desc);
+      detail::set_args(local, keys, offsets, cl_uint(num), state, table, bin_first, cl_uint(nbins), kind,
+                       desc);
     sorts.launch(local, std::size_t(nbins + nchunks) * plan.wg, plan.wg, "seg_local");
   }
   for (unsigned p = 0; p < passes; ++p) {

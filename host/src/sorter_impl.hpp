@@ -87,6 +87,7 @@ enum ScratchSlot {
   kSegState,
   kSegLarge,
   kSegChunks,
+  kSegBins,
   kSegKeys,
   kSegValues,
   kSegOffsets,
