@@ -28,6 +28,9 @@ typedef ulong offset_t;
 #else
 typedef uint offset_t;
 #endif
+#ifndef SEG_SEQ_EACH
+#define SEG_SEQ_EACH 64  // segments per work-item of seg_sequential
+#endif
 #define SEG_SPAN (SEG_SLOTS / 2)  // source elements one work-group reads
 #define SEG_BIN (SEG_SLOTS / 4)   // the longest local segment, and the range of starts a bin takes
 #define SEG_NONE 0xFFFFu          // no segment / padding (slots and sources are below 32768)
@@ -94,7 +97,105 @@ INLINE uint seg_class(uint len) {  // ceil(log2(len)) for len >= 2
   return 32u - clz(len - 1u);
 }
 
-// Work-group g < nbins sorts bin g's local segments; g >= nbins sorts chunk g - nbins of a large segment,
+// The CPU path for short segments: one work-item sorts a whole segment of 2 to `seq` keys, as a core
+// would: insertion sort of runs of 16, then stable merges back and forth between the keys and `tmp` (the
+// same positions in a scratch as large as the keys).
+#define SEG_RUN 16
+INLINE bool seg_before(gkey_t a, gkey_t b, uint kind, uint descending) {
+  return encode_key(a, kind, descending) < encode_key(b, kind, descending);
+}
+kernel void seg_sequential(global gkey_t* keys,
+#if VALUE_BYTES != 0
+                           global value_t* values, global value_t* vtmp,
+#endif
+                           global gkey_t* tmp, global const offset_t* off, uint num, uint seq, uint kind,
+                           uint descending) {
+  const uint s0 = get_global_id(0) * SEG_SEQ_EACH, s1 = min(num, s0 + SEG_SEQ_EACH);
+  for (uint s = s0; s < s1; ++s) {
+  const uint a = (uint)off[s], len = (uint)(off[s + 1] - off[s]);
+  if (len < 2 || len > seq) continue;
+  for (uint r = 0; r < len; r += SEG_RUN) {  // insertion sort in private memory, codes encoded once
+    const uint e = min(len, r + SEG_RUN), m = e - r;
+    ukey_t c[SEG_RUN];
+#if VALUE_BYTES != 0
+    value_t v[SEG_RUN];
+#endif
+    for (uint i = 0; i < m; ++i) {
+      const ukey_t k = encode_key(keys[a + r + i], kind, descending);
+#if VALUE_BYTES != 0
+      const value_t x = values[a + r + i];
+#endif
+      uint j = i;
+      for (; j > 0 && k < c[j - 1]; --j) {  // past strictly greater keys only: stable
+        c[j] = c[j - 1];
+#if VALUE_BYTES != 0
+        v[j] = v[j - 1];
+#endif
+      }
+      c[j] = k;
+#if VALUE_BYTES != 0
+      v[j] = x;
+#endif
+    }
+    for (uint i = 0; i < m; ++i) {
+      keys[a + r + i] = (gkey_t)decode_key(c[i], kind, descending);
+#if VALUE_BYTES != 0
+      values[a + r + i] = v[i];
+#endif
+    }
+  }
+  global gkey_t* from = keys + a;
+  global gkey_t* to = tmp + a;
+#if VALUE_BYTES != 0
+  global value_t* vfrom = values + a;
+  global value_t* vto = vtmp + a;
+#endif
+  for (uint w = SEG_RUN; w < len; w *= 2) {
+    for (uint p = 0; p < len; p += 2 * w) {
+      const uint m = min(len, p + w), e = min(len, p + 2 * w);
+      uint i = p, j = m, o = p;
+      while (i < m && j < e) {
+        const bool take_b = seg_before(from[j], from[i], kind, descending);
+        const uint x = take_b ? j++ : i++;
+        to[o] = from[x];
+#if VALUE_BYTES != 0
+        vto[o] = vfrom[x];
+#endif
+        ++o;
+      }
+      for (; i < m; ++i, ++o) {
+        to[o] = from[i];
+#if VALUE_BYTES != 0
+        vto[o] = vfrom[i];
+#endif
+      }
+      for (; j < e; ++j, ++o) {
+        to[o] = from[j];
+#if VALUE_BYTES != 0
+        vto[o] = vfrom[j];
+#endif
+      }
+    }
+    global gkey_t* t = from;
+    from = to;
+    to = t;
+#if VALUE_BYTES != 0
+    global value_t* vt = vfrom;
+    vfrom = vto;
+    vto = vt;
+#endif
+  }
+  if (from != keys + a)
+    for (uint i = 0; i < len; ++i) {
+      keys[a + i] = from[i];
+#if VALUE_BYTES != 0
+      values[a + i] = vfrom[i];
+#endif
+    }
+  }
+}
+
+// Work-group g < nbins sorts bin g's local segments (those longer than `seq`, which seg_sequential takes); g >= nbins sorts chunk g - nbins of a large segment,
 // chunks[4 * c] = (segment start, segment length, chunk offset within it, -).
 kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global gkey_t* keys,
 #if VALUE_BYTES != 0
@@ -104,7 +205,7 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global
                                                                           global const uint* state,
                                                                           global const uint* chunks,
                                                                           global const uint* bin_first,
-                                                                          uint nbins, uint kind,
+                                                                          uint nbins, uint seq, uint kind,
                                                                           uint descending) {
   local ukey_t code[SEG_SLOTS];
   local ushort idx[SEG_SLOTS];  // the source of the key in the slot (moves with it)
@@ -127,7 +228,7 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = s0 + lid; i < s1; i += SEG_WG) {
       const uint len = (uint)(off[i + 1] - off[i]);
-      if (len >= 2 && len <= SEG_BIN) atomic_inc(&count[seg_class(len)]);
+      if (len > seq && len >= 2 && len <= SEG_BIN) atomic_inc(&count[seg_class(len)]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
@@ -145,7 +246,7 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = s0 + lid; i < s1; i += SEG_WG) {
       const uint a = (uint)off[i], len = (uint)(off[i + 1] - off[i]);
-      if (len >= 2 && len <= SEG_BIN) {
+      if (len > seq && len >= 2 && len <= SEG_BIN) {
         const uint c = seg_class(len), k = atomic_inc(&cursor[c]);
         uint slot = 0;  // the blocks of larger classes come first
         for (uint d = SEG_CLASSES - 1; d > c; --d) slot += count[d] << d;

@@ -3,9 +3,9 @@
 // std::stable_sort per segment bit for bit (values too: stability); 32- and 64-bit offsets; device
 // buffers with guard bytes outside the segments; every bad input leaves the caller's data unchanged.
 //
-// Most cases run on a Sorter tuned to tiny local tiles and a low `huge` threshold (segments.slots=64,
-// segments.huge=1024), so that a few thousand keys reach every path: segments sorted in local memory,
-// chunks with merge passes, and whole-device sorts of huge segments.
+// Most cases run on Sorters tuned to small local tiles and a low `huge` threshold (segments.slots=256,
+// segments.huge=1024), so that a few thousand keys reach every path: segments sorted in local memory or
+// one work-item each (segments.seq), chunks with merge passes, and whole-device sorts of huge segments.
 #include <doctest/doctest.h>
 
 #include <clsort/clsort.h>
@@ -107,12 +107,20 @@ std::vector<O> narrow(const std::vector<std::uint64_t>& o) {
   return std::vector<O>(o.begin(), o.end());
 }
 
+clsort::Sorter* tuned_sorter(const char* tuning) {
+  auto* p = new clsort::Sorter(cl::CommandQueue(shared_sorter().context(), shared_sorter().device()));
+  p->tune(tuning);
+  return p;
+}
+// Local tiles of 256 slots (segments up to 64 keys), every short segment through them (the GPU path).
 clsort::Sorter& small_sorter() {
-  static clsort::Sorter* s = [] {
-    auto* p = new clsort::Sorter(cl::CommandQueue(shared_sorter().context(), shared_sorter().device()));
-    p->tune("segments.slots=64,segments.huge=1024");
-    return p;
-  }();
+  static clsort::Sorter* s = tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=0");
+  return *s;
+}
+// Segments up to 64 keys sorted one work-item each (the CPU path), with merges of runs of 16; the same
+// programs as small_sorter's (`seq` is a kernel argument).
+clsort::Sorter& sequential_sorter() {
+  static clsort::Sorter* s = tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=64");
   return *s;
 }
 
@@ -161,7 +169,10 @@ void segments_matrix() {
       const std::vector<K> input = make_keys<K>(dist, c.n, seed);
       const std::vector<std::uint64_t> o = make_offsets(c.shape, c.n, c.big, seed);
       for (Order order : both_orders()) {
-        const std::string error = run_case<K, void, std::uint32_t>(small_sorter(), input, o, order);
+        std::string error = run_case<K, void, std::uint32_t>(small_sorter(), input, o, order);
+        if (error.empty() &&
+            (c.shape == Shape::tiny || c.shape == Shape::power_law || c.shape == Shape::medium))
+          error = run_case<K, void, std::uint32_t>(sequential_sorter(), input, o, order);
         ++runs;
         CHECK_MESSAGE(error.empty(),
                       "segments " << clsort::to_string(type) << " " << clsort::to_string(order) << " shape="
@@ -228,7 +239,8 @@ void by_key_case() {
       const std::vector<K> input = make_keys<K>(dist, n, seed);
       const std::vector<std::uint64_t> o = make_offsets(shape, n, 1300, seed);
       for (Order order : both_orders()) {
-        const std::string error = run_case<K, V, std::uint32_t>(small_sorter(), input, o, order);
+        std::string error = run_case<K, V, std::uint32_t>(small_sorter(), input, o, order);
+        if (error.empty()) error = run_case<K, V, std::uint32_t>(sequential_sorter(), input, o, order);
         CHECK_MESSAGE(error.empty(), "by_key " << clsort::to_string(type) << " values of " << sizeof(V)
                                                << " bytes " << clsort::to_string(order)
                                                << " shape=" << to_string(shape) << " dist=" << to_string(dist)
@@ -331,6 +343,7 @@ TEST_CASE("segments of device buffers, guard keys outside the segments") {
     buffer_case<std::int16_t, void, std::uint64_t>(small_sorter(), shape, 3000);
     buffer_case<double, std::uint32_t, std::uint64_t>(small_sorter(), shape, 3000);
     buffer_case<std::uint32_t, std::uint64_t, std::uint32_t>(small_sorter(), shape, 3000);
+    buffer_case<std::uint32_t, std::uint64_t, std::uint32_t>(sequential_sorter(), shape, 3000);
   }
   buffer_case<float, std::uint32_t, std::uint32_t>(shared_sorter(), Shape::medium, 30000);
 }

@@ -19,11 +19,15 @@ namespace clsort {
 namespace {
 
 constexpr std::uint64_t kMaxPosition = std::numeric_limits<std::uint32_t>::max();
+// seg_sequential: segments per work-item (SEG_SEQ_EACH), one work-item per group (a core's loop; PoCL,
+// 2^20 keys in segments of 16: no faster with 8 or 64 work-items per group or 1 to 256 segments each).
+constexpr std::size_t kSeqEach = 64, kSeqLocal = 1;
 
 struct SegmentsPlan {
   detail::ProgramSpec program;
   unsigned wg = 256, slots = 4096, span = 2048, bin = 1024;
   std::uint32_t huge = 1u << 20;
+  unsigned seq = 0;  // segments of 2 to seq keys: one work-item each (seg_sequential)
 };
 
 SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_bytes, unsigned offset_bytes) {
@@ -36,9 +40,11 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
   p.span = p.slots / 2;
   p.bin = p.slots / 4;
   p.huge = t.segments.huge;
+  p.seq = t.segments.seq;
   p.program.files = {"segments.cl"};
   p.program.defines = detail::width_defines(in);
   p.program.defines.set("SEG_WG", p.wg).set("SEG_SLOTS", p.slots).set("SEG_OFFSET_64", offset_bytes == 8);
+  p.program.defines.set("SEG_SEQ_EACH", kSeqEach);
   return p;
 }
 
@@ -111,6 +117,8 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   cl::Kernel local = run.kernel(plan.program, "seg_local");
   cl::Kernel merge = run.kernel(plan.program, "seg_merge");
   cl::Kernel bins = run.kernel(plan.program, "seg_bins");
+  cl::Kernel sequential;
+  if (plan.seq >= 2) sequential = run.kernel(plan.program, "seg_sequential");
   const std::uint64_t cap = limit / (plan.bin + 1) + 1;
   cl::Buffer state = run.scratch(detail::kSegState, 16);
   cl::Buffer large = run.scratch(detail::kSegLarge, cap * 8);
@@ -168,6 +176,14 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     ckeys = run.scratch(detail::kSegKeys, std::size_t(compact) * kb);
     if (values) cvalues = run.scratch(detail::kSegValues, std::size_t(compact) * value_bytes);
   }
+  cl::Buffer stmp, svtmp;  // seg_sequential's merges: as many positions as the keys (at most `limit`)
+  if (plan.seq > 16) {
+    stmp = run.scratch(detail::kSegSeqKeys, std::size_t(last) * kb);
+    if (values) svtmp = run.scratch(detail::kSegSeqValues, std::size_t(last) * value_bytes);
+  } else if (plan.seq >= 2) {
+    stmp = run.scratch(detail::kSegSeqKeys, 64);
+    if (values) svtmp = run.scratch(detail::kSegSeqValues, 64);
+  }
   if (huge_len) {
     hkeys = run.scratch(detail::kSegHugeKeys, std::size_t(huge_len) * kb);
     if (values) hvalues = run.scratch(detail::kSegHugeValues, std::size_t(huge_len) * value_bytes);
@@ -175,8 +191,15 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   if (!chunks.empty())
     CLSORT_CHECK(s.queue.enqueueWriteBuffer(table, CL_TRUE, 0, chunks.size() * 4, chunks.data()));
 
-  const cl_uint kind = run.kind, desc = descending;
+  const cl_uint kind = run.kind, desc = descending, seq = plan.seq >= 2 ? plan.seq : 1;
   detail::Run sorts(s, queue, type, descending, keys, values, value_bytes, 0, {classified});
+  if (plan.seq >= 2) {
+    if (values)
+      detail::set_args(sequential, keys, *values, svtmp, stmp, offsets, cl_uint(num), seq, kind, desc);
+    else
+      detail::set_args(sequential, keys, stmp, offsets, cl_uint(num), seq, kind, desc);
+    sorts.launch(sequential, (num + kSeqEach - 1) / kSeqEach, kSeqLocal, "seg_sequential");
+  }
   if (nbins) {
     detail::set_args(bins, offsets, cl_uint(num), state, bin_first, cl_uint(nbins));
     sorts.launch(bins, std::size_t(nbins + 1), 64, "seg_bins");
@@ -184,9 +207,9 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   if (nbins + nchunks) {
     if (values)
       detail::set_args(local, keys, *values, offsets, cl_uint(num), state, table, bin_first, cl_uint(nbins),
-                       kind, desc);
+                       seq, kind, desc);
     else
-      detail::set_args(local, keys, offsets, cl_uint(num), state, table, bin_first, cl_uint(nbins), kind,
+      detail::set_args(local, keys, offsets, cl_uint(num), state, table, bin_first, cl_uint(nbins), seq, kind,
                        desc);
     sorts.launch(local, std::size_t(nbins + nchunks) * plan.wg, plan.wg, "seg_local");
   }

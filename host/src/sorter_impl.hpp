@@ -92,7 +92,9 @@ enum ScratchSlot {
   kSegValues,
   kSegOffsets,
   kSegHugeKeys,
-  kSegHugeValues
+  kSegHugeValues,
+  kSegSeqKeys,
+  kSegSeqValues
 };
 
 /// What Algorithm::automatic picks for n keys of `type` with values of `value_bytes` (0: none).
