@@ -37,9 +37,9 @@ typedef uint offset_t;
 #define SEG_CLASSES 16            // P = 2^c for c in [1, 15]
 #define SEG_TABLE (SEG_BIN / 2 + 1)  // local segments per bin: each holds >= 2 keys and starts in the bin
 
-// State words (seg_clear, seg_classify); the host reads them back.
+// State words (seg_clear, seg_classify), then the list of large segments; the host reads them back.
 #define ST_BAD 0    // the lowest segment whose offsets are decreasing or past the buffer; ~0: none
-#define ST_LARGE 1  // segments longer than SEG_BIN, listed as (start, length) in `large`
+#define ST_LARGE 1  // segments longer than SEG_BIN, listed as (start, length) after the state words
 #define ST_FIRST 2  // offsets[0]
 #define ST_LAST 3   // offsets[num]
 #define ST_WORDS 4
@@ -50,8 +50,8 @@ kernel void seg_clear(global uint* state) {
 }
 
 // One work-item per segment: checks its offsets and lists it if it is large.
-kernel void seg_classify(global const offset_t* off, uint num, ulong limit, global uint* state,
-                         global uint* large, uint large_cap) {
+kernel void seg_classify(global const offset_t* off, uint num, ulong limit, global uint* state, uint large_cap) {
+  global uint* large = state + ST_WORDS;  // after the state words: the host reads both at once
   const uint i = get_global_id(0);
   if (i >= num) return;
   const ulong a = off[i], b = off[i + 1];
@@ -205,7 +205,12 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global
                                                                           global const uint* state,
                                                                           global const uint* chunks,
                                                                           global const uint* bin_first,
-                                                                          uint nbins, uint seq, uint kind,
+                                                                          global gkey_t* ckeys,
+#if VALUE_BYTES != 0
+                                                                          global value_t* cvalues,
+#endif
+                                                                          uint chunks_compact, uint nbins,
+                                                                          uint seq, uint kind,
                                                                           uint descending) {
   local ukey_t code[SEG_SLOTS];
   local ushort idx[SEG_SLOTS];  // the source of the key in the slot (moves with it)
@@ -220,9 +225,14 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global
   local uint shared[3];  // slots used, segments, largest block
 
   const uint lid = get_local_id(0), g = get_group_id(0);
-  uint lo;  // where the group's source span starts
+  uint lo;       // where the group's source span starts
+  uint out_lo;   // where its output goes: the same place, or the chunk's place in the compact scratch
+  global gkey_t* out = keys;
+#if VALUE_BYTES != 0
+  global value_t* vout = values;
+#endif
   if (g < nbins) {
-    lo = state[ST_FIRST] + g * SEG_BIN;
+    lo = out_lo = state[ST_FIRST] + g * SEG_BIN;
     const uint s0 = bin_first[g], s1 = bin_first[g + 1];
     for (uint c = lid; c < SEG_CLASSES; c += SEG_WG) count[c] = cursor[c] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -259,8 +269,21 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global
   } else {
     global const uint* ch = chunks + 4 * (g - nbins);
     const uint seg_len = ch[1], at = ch[2];
-    lo = ch[0] + at;
+    lo = out_lo = ch[0] + at;
+    if (chunks_compact) {  // an odd number of merge passes follows: they start from the scratch
+      out_lo = ch[3] + at;
+      out = ckeys;
+#if VALUE_BYTES != 0
+      vout = cvalues;
+#endif
+    }
     const uint len = min((uint)SEG_SPAN, seg_len - at);
+    if (len == 1 && chunks_compact && lid == 0) {  // a last chunk of one key, not sorted but moved
+      out[out_lo] = keys[lo];
+#if VALUE_BYTES != 0
+      vout[out_lo] = values[lo];
+#endif
+    }
     if (lid == 0) {
       tab_src[0] = 0;
       tab_slot[0] = 0;
@@ -326,9 +349,9 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global
   for (uint s = lid; s < used; s += SEG_WG) {
     const uint p = pos[s];
     if (p != SEG_NONE) {
-      keys[lo + p] = (gkey_t)decode_key(code[s], kind, descending);
+      out[out_lo + p] = (gkey_t)decode_key(code[s], kind, descending);
 #if VALUE_BYTES != 0
-      values[lo + p] = val[idx[s]];
+      vout[out_lo + p] = val[idx[s]];
 #endif
     }
   }

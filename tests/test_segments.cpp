@@ -20,7 +20,7 @@ namespace clsort_test {
 namespace {
 
 enum class Shape { single, all_empty, tiny, mixed, uncovered, power_law, medium };
-const char* to_string(Shape s) {
+std::string to_string(Shape s) {
   switch (s) {
     case Shape::single:
       return "single";
@@ -155,10 +155,11 @@ void segments_matrix() {
     std::size_t n, big;
   };
   const std::vector<Case> cases{
-      {Shape::single, 1, 0},       {Shape::single, 2, 0},       {Shape::single, 31, 0},
-      {Shape::single, 257, 0},     {Shape::single, 3001, 0},    {Shape::all_empty, 50, 0},
-      {Shape::tiny, 997, 0},       {Shape::mixed, 1500, 700},   {Shape::mixed, 3000, 1300},
-      {Shape::uncovered, 2049, 0}, {Shape::power_law, 4099, 0}, {Shape::medium, 5003, 0}};
+      {Shape::single, 1, 0},      {Shape::single, 2, 0},       {Shape::single, 31, 0},
+      {Shape::single, 129, 0},    {Shape::single, 257, 0},     {Shape::single, 3001, 0},
+      {Shape::all_empty, 50, 0},  {Shape::tiny, 997, 0},       {Shape::mixed, 1500, 700},
+      {Shape::mixed, 3000, 1300}, {Shape::uncovered, 2049, 0}, {Shape::power_law, 4099, 0},
+      {Shape::medium, 5003, 0}};
   int runs = 0;
   for (const Case& c : cases) {
     for (Dist dist : distributions<K>()) {
@@ -175,9 +176,10 @@ void segments_matrix() {
           error = run_case<K, void, std::uint32_t>(sequential_sorter(), input, o, order);
         ++runs;
         CHECK_MESSAGE(error.empty(),
-                      "segments " << clsort::to_string(type) << " " << clsort::to_string(order) << " shape="
-                                  << to_string(c.shape) << " n=" << c.n << " segments=" << o.size() - 1
-                                  << " dist=" << to_string(dist) << " seed=" << hex(seed) << ": " << error);
+                      "segments " << std::string(clsort::to_string(type)) << " "
+                                  << std::string(clsort::to_string(order)) << " shape=" << to_string(c.shape)
+                                  << " n=" << c.n << " segments=" << o.size() - 1 << " dist="
+                                  << std::string(to_string(dist)) << " seed=" << hex(seed) << ": " << error);
         if (!budget.record(error.empty())) FAIL("too many failures");
       }
     }
@@ -187,7 +189,7 @@ void segments_matrix() {
   const std::vector<std::uint64_t> o = make_offsets(Shape::mixed, 20000, 9000, 17);
   for (Order order : both_orders()) {
     const std::string error = run_case<K, void, std::uint32_t>(shared_sorter(), input, o, order);
-    CHECK_MESSAGE(error.empty(), "default tuning " << clsort::to_string(order) << ": " << error);
+    CHECK_MESSAGE(error.empty(), "default tuning " << std::string(clsort::to_string(order)) << ": " << error);
   }
   CHECK(runs > 0);
 }
@@ -241,8 +243,8 @@ void by_key_case() {
       for (Order order : both_orders()) {
         std::string error = run_case<K, V, std::uint32_t>(small_sorter(), input, o, order);
         if (error.empty()) error = run_case<K, V, std::uint32_t>(sequential_sorter(), input, o, order);
-        CHECK_MESSAGE(error.empty(), "by_key " << clsort::to_string(type) << " values of " << sizeof(V)
-                                               << " bytes " << clsort::to_string(order)
+        CHECK_MESSAGE(error.empty(), "by_key " << std::string(clsort::to_string(type)) << " values of "
+                                               << sizeof(V) << " bytes " << clsort::to_string(order)
                                                << " shape=" << to_string(shape) << " dist=" << to_string(dist)
                                                << ": " << error);
       }

@@ -120,18 +120,20 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   cl::Kernel sequential;
   if (plan.seq >= 2) sequential = run.kernel(plan.program, "seg_sequential");
   const std::uint64_t cap = limit / (plan.bin + 1) + 1;
-  cl::Buffer state = run.scratch(detail::kSegState, 16);
-  cl::Buffer large = run.scratch(detail::kSegLarge, cap * 8);
+  cl::Buffer state = run.scratch(detail::kSegState, 16 + cap * 8);  // 4 words, then the large segments
   detail::set_args(clear, state);
   run.launch(clear, 4, 4, "seg_clear");
-  detail::set_args(classify, offsets, cl_uint(num), cl_ulong(limit), state, large, cl_uint(cap));
+  detail::set_args(classify, offsets, cl_uint(num), cl_ulong(limit), state, cl_uint(cap));
   run.launch(classify, num, 64, "seg_classify");
   const cl::Event classified = run.finish();
   s.last = classified;
 
-  std::uint32_t st[4] = {};
+  // One read for the state and the first large segments; more only where there are many.
+  constexpr std::size_t kFirstRead = 256;
+  std::vector<std::uint32_t> words(4 + 2 * std::min<std::uint64_t>(cap, kFirstRead));
   const std::vector<cl::Event> after{classified};
-  CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, 0, sizeof st, st, &after));
+  CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, 0, words.size() * 4, words.data(), &after));
+  const std::uint32_t* st = words.data();
   if (st[0] != 0xFFFFFFFFu)
     detail::throw_argument_error("offsets", "segment " + std::to_string(st[0]) +
                                                 ": its end offset is below its start or past the " +
@@ -142,7 +144,11 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
                                  "holds " + std::to_string(value_limit) +
                                      " values, fewer than offsets[num_segments] = " + std::to_string(last));
   std::vector<Large> list(st[1]);
-  if (!list.empty()) CLSORT_CHECK(s.queue.enqueueReadBuffer(large, CL_TRUE, 0, list.size() * 8, list.data()));
+  const std::size_t have = std::min<std::size_t>(list.size(), kFirstRead);
+  if (have) std::memcpy(list.data(), st + 4, have * 8);
+  if (list.size() > have)
+    CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, 16 + have * 8, (list.size() - have) * 8,
+                                           list.data() + have));
   std::sort(list.begin(), list.end(), [](const Large& a, const Large& b) { return a.start < b.start; });
 
   // Chunks of the large segments up to `huge` keys (start, length, chunk offset, place in the scratch).
@@ -163,7 +169,9 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   const std::uint64_t nbins = (std::uint64_t(last - first) + plan.bin - 1) / plan.bin;
   unsigned passes = 0;
   while ((std::uint64_t(plan.span) << passes) < longest) ++passes;
-  passes += passes & 1;  // an even count leaves the result in the keys, the last pass copying
+  // The passes alternate between the scratch and the keys and must end in the keys: for an odd count the
+  // chunks' sorts write to the scratch.
+  const cl_uint chunks_compact = passes & 1;
   std::uint32_t huge_len = 0;
   for (const Large& l : huge) huge_len = std::max(huge_len, l.len);
   const std::size_t kb = key_size(type);
@@ -188,11 +196,13 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     hkeys = run.scratch(detail::kSegHugeKeys, std::size_t(huge_len) * kb);
     if (values) hvalues = run.scratch(detail::kSegHugeValues, std::size_t(huge_len) * value_bytes);
   }
-  if (!chunks.empty())
-    CLSORT_CHECK(s.queue.enqueueWriteBuffer(table, CL_TRUE, 0, chunks.size() * 4, chunks.data()));
-
   const cl_uint kind = run.kind, desc = descending, seq = plan.seq >= 2 ? plan.seq : 1;
   detail::Run sorts(s, queue, type, descending, keys, values, value_bytes, 0, {classified});
+  if (!chunks.empty()) {
+    // The host copy lives in the Sorter until the next call, which first waits for this one's commands.
+    s.segment_chunks.swap(chunks);
+    sorts.write(table, s.segment_chunks.data(), s.segment_chunks.size() * 4, "seg_chunks");
+  }
   if (plan.seq >= 2) {
     if (values)
       detail::set_args(sequential, keys, *values, svtmp, stmp, offsets, cl_uint(num), seq, kind, desc);
@@ -205,16 +215,18 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     sorts.launch(bins, std::size_t(nbins + 1), 64, "seg_bins");
   }
   if (nbins + nchunks) {
+    const cl::Buffer& ck = passes ? ckeys : keys;  // a valid buffer for the argument where none is needed
     if (values)
-      detail::set_args(local, keys, *values, offsets, cl_uint(num), state, table, bin_first, cl_uint(nbins),
-                       seq, kind, desc);
+      detail::set_args(local, keys, *values, offsets, cl_uint(num), state, table, bin_first, ck,
+                       passes ? cvalues : *values, chunks_compact, cl_uint(nbins), seq, kind, desc);
     else
-      detail::set_args(local, keys, offsets, cl_uint(num), state, table, bin_first, cl_uint(nbins), seq, kind,
-                       desc);
+      detail::set_args(local, keys, offsets, cl_uint(num), state, table, bin_first, ck, chunks_compact,
+                       cl_uint(nbins), seq, kind, desc);
     sorts.launch(local, std::size_t(nbins + nchunks) * plan.wg, plan.wg, "seg_local");
   }
   for (unsigned p = 0; p < passes; ++p) {
-    const cl_uint width = cl_uint(plan.span) << p, from_compact = p % 2, to_compact = 1 - p % 2;
+    const cl_uint width = cl_uint(plan.span) << p, from_compact = (p + chunks_compact) % 2,
+                  to_compact = 1 - from_compact;
     const cl::Buffer& src = from_compact ? ckeys : keys;
     const cl::Buffer& dst = from_compact ? keys : ckeys;
     if (values) {

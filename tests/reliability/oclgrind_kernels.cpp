@@ -198,14 +198,15 @@ void run_select(clsort::Sorter& sorter, KeyType type, Order order, const std::ve
   if (unpack(type, so.data(), 1)[0] != keys[ref[k - 1]]) report(what + " select", "wrong key");
 }
 
-// The segmented sort of n keys between guards: lengths 0 to 40 with one of 100 keys (n >= 200), keys only
-// (32-bit offsets) and with 8-byte values (64-bit offsets), each segment checked, the guards unchanged.
+// The segmented sort of n keys between guards: lengths 0 to 40 with one of 100 keys and one of 33 (one chunk
+// of a single key past a full one, n >= 200), keys only (32-bit offsets) and with 8-byte values (64-bit
+// offsets), each segment checked, the guards unchanged.
 void run_segments(clsort::Sorter& sorter, KeyType type, Order order, const std::vector<std::uint64_t>& keys,
                   std::mt19937_64& rng, const std::string& what) {
   const std::size_t n = keys.size(), guard = 3, kb = width(type);
   std::vector<std::uint64_t> off{guard};
   while (off.back() < guard + n) {
-    const std::size_t len = n >= 200 && off.size() == 4 ? 100 : rng() % 41;
+    const std::size_t len = n >= 200 && off.size() == 4 ? 100 : n >= 200 && off.size() == 6 ? 33 : rng() % 41;
     off.push_back(std::min<std::uint64_t>(guard + n, off.back() + len));
   }
   const std::size_t num = off.size() - 1;
