@@ -528,6 +528,39 @@ TEST_CASE("cli top k") {
   CHECK(!fs::exists(d / "bad.bin"));
 }
 
+TEST_CASE("cli segments") {
+  Dir d("segments");
+  write_file(d / "in.txt", "5\n-3\n9\n0\n-3\n7\n1\n");
+  write_file(d / "off.txt", "1\n4\n4\n6\n");  // [1,4), empty, [4,6); keys 0 and 6 stay
+  Result r = d.run("sort --type i32 --text --segments off.txt in.txt");
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "5\n-3\n0\n9\n-3\n7\n1\n");
+  r = d.run("sort --type i32 --text --descending --segments off.txt in.txt");
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "5\n9\n0\n-3\n7\n-3\n1\n");
+  // Binary, with values (stable: equal keys keep their input order).
+  const std::vector<std::uint32_t> keys{3, 1, 3, 1, 2, 2, 0};
+  const std::vector<std::uint64_t> values{0, 1, 2, 3, 4, 5, 6}, offsets{0, 4, 7};
+  write_file(d / "k.bin", bytes_of(keys));
+  write_file(d / "v.bin", bytes_of(values));
+  write_file(d / "o.bin", bytes_of(offsets));
+  r = d.run(
+      "sort --type u32 --segments o.bin k.bin -o k.out --values v.bin --values-type u64 --values-out v.out");
+  REQUIRE(r.code == 0);
+  CHECK(from_bytes<std::uint32_t>(read_file(d / "k.out")) == std::vector<std::uint32_t>{1, 1, 3, 3, 0, 2, 2});
+  CHECK(from_bytes<std::uint64_t>(read_file(d / "v.out")) == std::vector<std::uint64_t>{1, 3, 0, 2, 6, 4, 5});
+  // Bad offsets name the file; no output is left behind.
+  write_file(d / "bad.txt", "0\n5\n3\n");
+  r = d.run("sort --type i32 --text --segments bad.txt in.txt -o bad.out");
+  CHECK(r.code == 1);
+  CHECK(r.err.find("bad.txt") != std::string::npos);
+  CHECK(r.err.find("offsets") != std::string::npos);
+  CHECK(!fs::exists(d / "bad.out"));
+  r = d.run("sort --type i32 --text --segments off.txt --top-k 2 in.txt");
+  CHECK(r.code == 1);
+  CHECK(r.err.find("cannot be combined") != std::string::npos);
+}
+
 TEST_CASE("cli sort by key") {
   Dir d("by_key");
   // Few distinct keys: stability is visible. Values are the input positions.
