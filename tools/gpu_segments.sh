@@ -5,7 +5,7 @@
 # with 2^24 keys in all, keys and pairs (u32), for 2^20 segments of 16, 2^16 of 256, 2^10 of 16384 and
 # power-law lengths (each result checked against std::stable_sort per segment; a loop of single clsort
 # sorts for scale), then CUB's SortKeys / StableSortKeys / SortPairs / StableSortPairs on the same shapes.
-#   tools/gpu_segments.sh [OUTDIR]   REPS=20 LOG=24 SUITE=1
+#   tools/gpu_segments.sh [OUTDIR]   REPS=20 LOG=24 SUITE=1 VARIANTS="segments.huge=131072 ..."
 # Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +30,15 @@ total="2^${LOG:-24}"
   tee "$out/segments.txt" || status=1
 ./build-gpu/tools/clsort_probe_segments --total "$total" --reps "${REPS:-20}" --no-host --pairs 2>&1 |
   tee -a "$out/segments.txt" || status=1
+# Tuning variants in the same command (space-separated CLSORT_TUNING strings), keys and pairs each, e.g.
+# VARIANTS="segments.huge=131072 segments.slots=2048".
+for v in ${VARIANTS:-}; do
+  for p in "" --pairs; do
+    echo "== CLSORT_TUNING=$v $p" | tee -a "$out/segments.txt"
+    CLSORT_TUNING=$v ./build-gpu/tools/clsort_probe_segments --total "$total" --reps "${REPS:-20}" --no-host $p \
+      2>&1 | tee -a "$out/segments.txt" || status=1
+  done
+done
 if [ "${SKIP_CUB:-0}" != 1 ]; then
   wait
   if [ -x "$cub" ]; then
