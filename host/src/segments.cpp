@@ -19,15 +19,16 @@ namespace clsort {
 namespace {
 
 constexpr std::uint64_t kMaxPosition = std::numeric_limits<std::uint32_t>::max();
-// seg_sequential: segments per work-item (SEG_SEQ_EACH), one work-item per group (a core's loop; PoCL,
-// 2^20 keys in segments of 16: no faster with 8 or 64 work-items per group or 1 to 256 segments each).
-constexpr std::size_t kSeqEach = 64, kSeqLocal = 1;
 
 struct SegmentsPlan {
   detail::ProgramSpec program;
   unsigned wg = 256, slots = 4096, span = 2048, bin = 1024;
   std::uint32_t huge = 1u << 20;
   unsigned seq = 0;  // segments of 2 to seq keys: one work-item each (seg_sequential)
+  // seg_sequential's segments per work-item and work-items per group. CPU devices: 64 segments each, one
+  // work-item per group, a core's loop (PoCL, 2^20 keys in segments of 16: no faster with 8 or 64
+  // work-items per group or 1 to 256 segments each). Elsewhere a segment per work-item, 64 to a group.
+  unsigned seq_each = 1, seq_local = 64;
 };
 
 SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_bytes, unsigned offset_bytes) {
@@ -41,10 +42,14 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
   p.bin = p.slots / 4;
   p.huge = t.segments.huge;
   p.seq = t.segments.seq;
+  if (s.facts.type == "cpu") {
+    p.seq_each = 64;
+    p.seq_local = 1;
+  }
   p.program.files = {"segments.cl"};
   p.program.defines = detail::width_defines(in);
   p.program.defines.set("SEG_WG", p.wg).set("SEG_SLOTS", p.slots).set("SEG_OFFSET_64", offset_bytes == 8);
-  p.program.defines.set("SEG_SEQ_EACH", kSeqEach);
+  p.program.defines.set("SEG_SEQ_EACH", p.seq_each);
   return p;
 }
 
@@ -208,7 +213,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
       detail::set_args(sequential, keys, *values, svtmp, stmp, offsets, cl_uint(num), seq, kind, desc);
     else
       detail::set_args(sequential, keys, stmp, offsets, cl_uint(num), seq, kind, desc);
-    sorts.launch(sequential, (num + kSeqEach - 1) / kSeqEach, kSeqLocal, "seg_sequential");
+    sorts.launch(sequential, (num + plan.seq_each - 1) / plan.seq_each, plan.seq_local, "seg_sequential");
   }
   if (nbins) {
     detail::set_args(bins, offsets, cl_uint(num), state, bin_first, cl_uint(nbins));
