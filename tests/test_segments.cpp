@@ -261,6 +261,26 @@ TEST_CASE("segments by_key: stable, values follow their keys") {
   by_key_case<std::uint8_t, std::uint32_t>();
 }
 
+// The benchmark's shapes (tools/probes/segments.cpp) on the device's own tuning: 2^16 keys in all, 2^22
+// under CLSORT_TEST_FULL; keys and pairs.
+TEST_CASE("segments: benchmark shapes, device tuning") {
+  const std::size_t total = full_matrix() ? std::size_t(1) << 22 : std::size_t(1) << 16;
+  const std::vector<std::uint32_t> input = make_keys<std::uint32_t>(Dist::random, total, 0xbe7c);
+  for (std::size_t len : {std::size_t(16), std::size_t(256), std::size_t(16384), std::size_t(0)}) {
+    std::vector<std::uint64_t> o{0};
+    if (len) {
+      while (o.back() < total) o.push_back(o.back() + len);
+    } else {
+      o = make_offsets(Shape::power_law, total, 0, 0xbe7c);
+    }
+    CAPTURE(len);
+    for (Order order : both_orders()) {
+      CHECK(run_case<std::uint32_t, void, std::uint32_t>(shared_sorter(), input, o, order) == "");
+      CHECK(run_case<std::uint32_t, std::uint32_t, std::uint32_t>(shared_sorter(), input, o, order) == "");
+    }
+  }
+}
+
 TEST_CASE("segments with 64-bit offsets") {
   for (Shape shape : {Shape::mixed, Shape::power_law, Shape::uncovered}) {
     const std::size_t n = 4000;
