@@ -247,12 +247,34 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
 
   Options options;
   options.order = descending ? Order::descending : Order::ascending;
+  // A huge segment whose keys (and values) start at the device's sub-buffer alignment is sorted in place
+  // through sub-buffers; others are copied out and back.
+  cl_uint align_bits = 0;
+  CLSORT_CHECK(s.device.getInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN, &align_bits));
+  const std::size_t align = std::max<std::size_t>(1, align_bits / 8);
+  auto sub_buffer = [&](const cl::Buffer& b, std::size_t origin, std::size_t bytes, cl::Buffer* out) {
+    if (origin % align) return false;
+    cl_mem parent = nullptr;
+    CLSORT_CHECK(b.getInfo(CL_MEM_ASSOCIATED_MEMOBJECT, &parent));
+    if (parent) return false;  // a sub-buffer has none of its own
+    cl_buffer_region region{origin, bytes};
+    cl_int status = CL_SUCCESS;
+    *out = cl::Buffer(b).createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+    return status == CL_SUCCESS;
+  };
   for (const Large& l : huge) {
     const std::size_t at = std::size_t(l.start);
+    options.algorithm = detail::resolve_algorithm(s, type, l.len, value_bytes, Options{options.order});
+    cl::Buffer ksub, vsub;
+    if (sub_buffer(keys, at * kb, l.len * kb, &ksub) &&
+        (!values || sub_buffer(*values, at * value_bytes, l.len * std::size_t(value_bytes), &vsub))) {
+      s.last = detail::enqueue_sort(s, type, ksub, values ? &vsub : nullptr, value_bytes, l.len, options,
+                                    {s.last});
+      continue;
+    }
     detail::Run in(s, queue, type, descending, keys, values, value_bytes, 0, {s.last});
     in.copy(keys, hkeys, l.len * kb, "seg_copy", at * kb, 0);
     if (values) in.copy(*values, hvalues, l.len * std::size_t(value_bytes), "seg_copy", at * value_bytes, 0);
-    options.algorithm = detail::resolve_algorithm(s, type, l.len, value_bytes, Options{options.order});
     s.last = detail::enqueue_sort(s, type, hkeys, values ? &hvalues : nullptr, value_bytes, l.len, options,
                                   {in.finish()});
     detail::Run out(s, queue, type, descending, keys, values, value_bytes, 0, {s.last});
