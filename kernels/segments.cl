@@ -114,35 +114,60 @@ kernel void seg_sequential(global gkey_t* keys,
   for (uint s = s0; s < s1; ++s) {
   const uint a = (uint)off[s], len = (uint)(off[s + 1] - off[s]);
   if (len < 2 || len > seq) continue;
-  for (uint r = 0; r < len; r += SEG_RUN) {  // insertion sort in private memory, codes encoded once
+  for (uint r = 0; r < len; r += SEG_RUN) {
     const uint e = min(len, r + SEG_RUN), m = e - r;
-    ukey_t c[SEG_RUN];
 #if VALUE_BYTES != 0
     value_t v[SEG_RUN];
+    for (uint i = 0; i < m; ++i) v[i] = values[a + r + i];
 #endif
+#if UKEY_BITS == 32
+    // A run of up to 16 as one sorting network over (code << 32 | position), unique, hence stable:
+    // straight-line code on registers, with no data-dependent branch.
+    ulong c[SEG_RUN];
+#pragma unroll
+    for (uint i = 0; i < SEG_RUN; ++i)
+      c[i] = i < m ? (ulong)encode_key(keys[a + r + i], kind, descending) << 32 | i : ~0UL;
+#pragma unroll
+    for (uint k = 2; k <= SEG_RUN; k <<= 1)
+#pragma unroll
+      for (uint j = k >> 1; j > 0; j >>= 1)
+#pragma unroll
+        for (uint i = 0; i < SEG_RUN; ++i) {
+          const uint l = i ^ j;
+          if (l > i) {
+            const ulong x = c[i], y = c[l];
+            const bool up = (i & k) == 0;
+            c[i] = up ? min(x, y) : max(x, y);
+            c[l] = up ? max(x, y) : min(x, y);
+          }
+        }
+    for (uint i = 0; i < m; ++i) {
+      keys[a + r + i] = (gkey_t)decode_key((ukey_t)(c[i] >> 32), kind, descending);
+#if VALUE_BYTES != 0
+      values[a + r + i] = v[(uint)c[i] & (SEG_RUN - 1)];
+#endif
+    }
+#else
+    // 64-bit keys: insertion sort in private memory, codes encoded once.
+    ukey_t c[SEG_RUN];
+    uchar at[SEG_RUN];
     for (uint i = 0; i < m; ++i) {
       const ukey_t k = encode_key(keys[a + r + i], kind, descending);
-#if VALUE_BYTES != 0
-      const value_t x = values[a + r + i];
-#endif
       uint j = i;
       for (; j > 0 && k < c[j - 1]; --j) {  // past strictly greater keys only: stable
         c[j] = c[j - 1];
-#if VALUE_BYTES != 0
-        v[j] = v[j - 1];
-#endif
+        at[j] = at[j - 1];
       }
       c[j] = k;
-#if VALUE_BYTES != 0
-      v[j] = x;
-#endif
+      at[j] = (uchar)i;
     }
     for (uint i = 0; i < m; ++i) {
       keys[a + r + i] = (gkey_t)decode_key(c[i], kind, descending);
 #if VALUE_BYTES != 0
-      values[a + r + i] = v[i];
+      values[a + r + i] = v[at[i]];
 #endif
     }
+#endif
   }
   global gkey_t* from = keys + a;
   global gkey_t* to = tmp + a;
