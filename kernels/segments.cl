@@ -98,7 +98,7 @@ INLINE uint seg_class(uint len) {  // ceil(log2(len)) for len >= 2
 }
 
 // The CPU path for short segments: one work-item sorts a whole segment of 2 to `seq` keys, as a core
-// would: insertion sort of runs of 16, then stable merges back and forth between the keys and `tmp` (the
+// would: runs of 16 sorted in registers, then stable merges back and forth between the keys and `tmp` (the
 // same positions in a scratch as large as the keys).
 #define SEG_RUN 16
 INLINE bool seg_before(gkey_t a, gkey_t b, uint kind, uint descending) {
