@@ -1,6 +1,8 @@
 // Segmented sort (Sorter::sort_segments): many independent arrays given by num + 1 offsets into one
 // buffer, each sorted stably in place. Segments are split by length:
-//  - local: 2 <= len <= SEG_BIN. Work-group b takes every local segment that starts within
+//  - sequential: 2 <= len <= `seq` (a kernel argument; CPU devices): one work-item per segment
+//    (seg_sequential).
+//  - local: seq < len <= SEG_BIN. Work-group b takes every local segment that starts within
 //    [first + b * SEG_BIN, first + (b + 1) * SEG_BIN), so its elements lie in a span of 2 * SEG_BIN, and
 //    sorts them together in local memory (seg_local).
 //  - large: SEG_BIN < len <= the host's `huge` threshold. Chunks of SEG_SPAN keys are sorted like local
