@@ -435,6 +435,16 @@ TEST_CASE("segments: bad arguments name the argument and change nothing") {
            s.sort_segments<std::uint32_t, std::uint64_t>(kb.buffer, offsets({0, 50, 100}), 2);  // 1.5 offsets
          }),
          "offsets");
+  expect(thrown([&] {
+           s.sort_segments<std::uint32_t, std::uint64_t>(
+               kb.buffer, device_buffer(s, std::vector<std::uint64_t>{0, 1ull << 40}), 1);
+         }),
+         "offsets");
+  expect(thrown([&] {
+           s.sort_segments<std::uint32_t, std::uint64_t>(
+               kb.buffer, device_buffer(s, std::vector<std::uint64_t>{1ull << 33, 1ull << 33}), 1);
+         }),
+         "offsets");
   expect(thrown([&] { s.sort_segments<std::uint32_t>(cl::Buffer(), offsets({0, 1}), 1); }), "keys");
   expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, cl::Buffer(), 1); }), "offsets");
   expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, kb.buffer, 1); }), "offsets");
