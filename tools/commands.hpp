@@ -28,6 +28,7 @@ struct SortArgs {
   unsigned begin_bit = 0, end_bit = 0;  // radix: sort by these bits of the key's code only; 0, 0: all
   long long top_k = -1;     // >= 0: only the first top_k keys in order (radix selection), not a full sort
   std::string indices_out;  // with top_k: where their input indices go (u32)
+  std::string segments;     // a file of num_segments + 1 offsets (u64): sort each segment on its own
 };
 CLI::App* add_sort_command(CLI::App& app, SortArgs& args);
 int run_sort(const SortArgs& args);

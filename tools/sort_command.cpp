@@ -380,6 +380,14 @@ class Sorting {
   std::unique_ptr<ElementWriter> keys_writer_, values_writer_;
 };
 
+// Every element of `in`.
+template <class T>
+void read_all(ElementReader& in, std::vector<T>& out) {
+  std::vector<T> chunk(1 << 16);
+  while (const std::size_t got = in.read(chunk.data(), chunk.size()))
+    out.insert(out.end(), chunk.begin(), chunk.begin() + std::ptrdiff_t(got));
+}
+
 }  // namespace
 
 CLI::App* add_sort_command(CLI::App& app, SortArgs& a) {
@@ -396,7 +404,8 @@ CLI::App* add_sort_command(CLI::App& app, SortArgs& a) {
       "  seq 10 -1 1 | clsort sort --type i64 --text -\n"
       "  clsort sort --type u32 keys.bin -o k.sorted --values payload.bin --values-type u64 --values-out "
       "p.sorted\n"
-      "  clsort sort --type f32 --top-k 10 --descending scores.f32 -o best.f32 --indices-out best.idx");
+      "  clsort sort --type f32 --top-k 10 --descending scores.f32 -o best.f32 --indices-out best.idx\n"
+      "  clsort sort --type u32 --segments offsets.u64 keys.u32 -o sorted.u32");
   cmd->add_option("--type,-t", a.type, "Key type")->required()->check(CLI::IsMember(key_type_names()));
   cmd->add_flag("--descending,-d", a.descending, "Sort in descending order");
   cmd->add_option("--begin-bit", a.begin_bit,
@@ -422,6 +431,10 @@ CLI::App* add_sort_command(CLI::App& app, SortArgs& a) {
                   "radix selection; the input must fit the device")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--indices-out", a.indices_out, "With --top-k: where the K input indices go (u32)");
+  cmd->add_option("--segments", a.segments,
+                  "Sort each segment on its own (stable): FILE holds num_segments + 1 offsets into the keys "
+                  "(u64; one per line with --text), non-decreasing; keys outside every segment are written "
+                  "unchanged; the input must fit the device");
   // For tests: force chunked sorting and the host merge on small inputs.
   cmd->add_option("--chunk-keys", a.chunk_keys, "Keys per device pass")
       ->check(CLI::PositiveNumber)
@@ -483,6 +496,12 @@ int run_sort(const SortArgs& a) {
   } else if (!a.indices_out.empty()) {
     throw CliError("--indices-out given without --top-k");
   }
+  if (!a.segments.empty()) {
+    if (a.top_k >= 0) throw CliError("--segments and --top-k cannot be combined");
+    if (a.begin_bit || a.end_bit) throw CliError("--segments takes no --begin-bit or --end-bit");
+    if (a.segments == "-" && (a.input == "-" || a.values == "-"))
+      throw CliError("the offsets and the keys or values cannot both come from stdin");
+  }
   if (job.format == Format::binary && stdout_is_terminal() &&
       (a.output == "-" || values_out == "-" || a.indices_out == "-"))
     throw CliError("refusing to write binary data to a terminal: use -o FILE, a redirection or --text");
@@ -509,6 +528,59 @@ int run_sort(const SortArgs& a) {
   std::unique_ptr<Output> values_output;
   if (job.with_values) values_output = std::make_unique<Output>(values_out, "values");
 
+  if (!a.segments.empty()) {
+    Input offsets_file(a.segments, "offset");
+    ElementReader offsets_in(offsets_file, job.format, clsort::KeyType::u64);
+    std::vector<std::uint64_t> offsets;
+    read_all(offsets_in, offsets);
+    visit_key_type(job.type, [&](auto tag) {
+      using K = typename decltype(tag)::type;
+      std::vector<K> keys;
+      read_all(keys_in, keys);
+      clsort::Sorter sorter(job.device);
+      const auto t0 = std::chrono::steady_clock::now();
+      auto fail = [&](const clsort::Error& e) {
+        return CliError(e.where() == "offsets" ? offsets_file.name() + ": " + e.what()
+                                               : std::string(e.what()));
+      };
+      if (job.with_values) {
+        auto with = [&](auto value_tag) {
+          using V = decltype(value_tag);
+          std::vector<V> values;
+          read_all(*values_in, values);
+          if (values.size() != keys.size())
+            throw CliError(values_file->name() + ": holds " + std::to_string(values.size()) + " values but " +
+                           keys_file.name() + " holds " + std::to_string(keys.size()) +
+                           " keys; they must have the same count");
+          try {
+            sorter.sort_segments_by_key(keys, values, offsets, job.options);
+          } catch (const clsort::Error& e) {
+            throw fail(e);
+          }
+          ElementWriter(*values_output, job.format, job.values_type).write(values.data(), values.size());
+        };
+        if (clsort::key_size(job.values_type) == 4)
+          with(std::uint32_t{});
+        else
+          with(std::uint64_t{});
+      } else {
+        try {
+          sorter.sort_segments(keys, offsets, job.options);
+        } catch (const clsort::Error& e) {
+          throw fail(e);
+        }
+      }
+      if (a.verbose)
+        std::fprintf(
+            stderr, "clsort: %zu segments of %zu keys on %s in %.3f ms\n",
+            offsets.empty() ? 0 : offsets.size() - 1, keys.size(), describe_device(job.device).c_str(),
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      ElementWriter(keys_out, job.format, job.type).write(keys.data(), keys.size());
+      keys_out.commit();
+      if (values_output) values_output->commit();
+    });
+    return 0;
+  }
   if (a.top_k >= 0) {
     std::unique_ptr<Output> indices_output;
     if (!a.indices_out.empty()) indices_output = std::make_unique<Output>(a.indices_out, "indices");

@@ -91,9 +91,11 @@ void Run::launch(cl::Kernel& k, std::size_t global, std::size_t local, const cha
   after(ev, label);
 }
 
-void Run::copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label) {
+void Run::copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label,
+               std::size_t src_offset, std::size_t dst_offset) {
   cl::Event ev;
-  CLSORT_CHECK(q.queue.enqueueCopyBuffer(src, dst, 0, 0, bytes, &deps_, events() ? &ev : nullptr));
+  CLSORT_CHECK(
+      q.queue.enqueueCopyBuffer(src, dst, src_offset, dst_offset, bytes, &deps_, events() ? &ev : nullptr));
   after(ev, label);
 }
 

@@ -43,7 +43,8 @@ class Run {
   cl::Buffer scratch(ScratchSlot slot, std::size_t bytes);
 
   void launch(cl::Kernel& k, std::size_t global, std::size_t local, const char* label);
-  void copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label);
+  void copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label,
+            std::size_t src_offset = 0, std::size_t dst_offset = 0);
   void write(const cl::Buffer& dst, const void* src, std::size_t bytes, const char* label);
   cl::Event finish();  // the event the caller gets: completion of everything enqueued
 

@@ -60,6 +60,8 @@ struct CLSORT_SORTER_IMPL_HIDDEN Sorter::Impl {
   std::size_t pinned_bytes = 0;
   std::unique_ptr<detail::CopyPool> copy_pool;
   unsigned copy_threads = 0;  // what copy_pool was made for (it may have started fewer)
+  // The segmented sort's chunk table, written to the device without blocking: kept until the next call.
+  std::vector<std::uint32_t> segment_chunks;
   // Completion of the previous sort: a new sort reuses scratch only after it (out-of-order queues).
   cl::Event last;
   // The last sort's commands for Sorter::last_profile (profiling queues only), in the order enqueued.
@@ -85,9 +87,21 @@ enum ScratchSlot {
   kSelectCandidatesB,
   kSelectOut,
   kSelectCodes,
-  kLexKeys,       // lexsort: the column being sorted by, gathered through the permutation so far
-  kLexIndices,    // lexsort of device data: the permutation, copied to the caller's buffer at the end
-  kCustomIndices  // sort_custom's bitonic network: each element's input index, its tie-break
+  kLexKeys,        // lexsort: the column being sorted by, gathered through the permutation so far
+  kLexIndices,     // lexsort of device data: the permutation, copied to the caller's buffer at the end
+  kCustomIndices,  // sort_custom's bitonic network: each element's input index, its tie-break
+  // Segmented sort (segments.cpp): its state words, the large segments' list and chunk table, the merge
+  // passes' compact scratch, host offsets, and the copies of huge segments that the whole-device sort takes.
+  kSegState,
+  kSegChunks,
+  kSegBins,
+  kSegKeys,
+  kSegValues,
+  kSegOffsets,
+  kSegHugeKeys,
+  kSegHugeValues,
+  kSegSeqKeys,
+  kSegSeqValues
 };
 
 /// What Algorithm::automatic picks for n keys of `type` with values of `value_bytes` (0: none).

@@ -36,9 +36,9 @@ const Row k_table[] = {
     {"", "cpu", "", 0, kAnyValues,
      "radix.cpu=1 radix.groups=32 radix.wg=64 radix.items=15 bitonic.wg=64 bitonic.tile=8192 selection.wg=64"
      " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512"
-     " select.wg=1 select.items=4096 select.groups=4",
+     " select.wg=1 select.items=4096 select.groups=4 segments.wg=16 segments.huge=4096 segments.seq=1024",
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 2^20 11.5x std::sort; the same best parameters on Intel's CPU "
-     "runtime 2026.2 (2026-11-25)"},
+     "runtime 2026.2 (2026-11-25); segments: PoCL 2026-11-26, 2^20 keys (tools/probes/segments.cpp)"},
     // GPUs without a row of their own: the multisplit ranking and Onesweep (after its self-test), with
     // tiles of 256 x 16 (fit_to_device shrinks them to the device's local memory); the ranking's
     // sub-group primitives are the best the device reports.
@@ -131,6 +131,10 @@ const Param k_params[] = {
     CLSORT_PARAM("custom.items", custom.items, 1, 32, Check::zero_or_range, "derived from the device"),
     CLSORT_PARAM("odd_even.wg", odd_even.wg, 1, 4096, Check::pow2, ""),
     CLSORT_PARAM("odd_even.tile", odd_even.tile, 2, 65536, Check::pow2, ""),
+    CLSORT_PARAM("segments.wg", segments.wg, 1, 4096, Check::pow2, ""),
+    CLSORT_PARAM("segments.slots", segments.slots, 16, 32768, Check::pow2, ""),
+    CLSORT_PARAM("segments.huge", segments.huge, 1024, 1u << 24, Check::range, ""),
+    CLSORT_PARAM("segments.seq", segments.seq, 0, 8192, Check::range, "off"),
     CLSORT_PARAM("auto.small_n", automatic.small_n, 0, ~0ull, Check::range, ""),
     CLSORT_PARAM("host.chunk", host.chunk, 256, 1u << 30, Check::zero_or_range, "off"),
     CLSORT_PARAM("host.min", host.min, 0, ~0ull, Check::range, ""),
@@ -453,6 +457,18 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
 
   // Odd-even: the tile sort holds a tile, the merge-split two tiles plus source positions; a tile is at
   // least one pair per work-item.
+  // Segmented sort: per slot a key code and three 16-bit words, values for half the slots, and the
+  // table of a bin's segments (kernels/segments.cl).
+  SegmentsPolicy& g = t.segments;
+  clamp_wg(g.wg);
+  auto segment_bytes = [&] {
+    return std::size_t(g.slots) * (key_bytes + 6) + std::size_t(g.slots / 2) * value_bytes +
+           std::size_t(g.slots / 8 + 1) * 6 + 256;
+  };
+  while (segment_bytes() > budget && g.slots > 16) g.slots /= 2;
+  g.huge = std::max(g.huge, g.slots / 2);
+  g.seq = std::min(g.seq, g.slots / 4);  // the sequential path takes short segments only
+
   OddEvenPolicy& o = t.odd_even;
   clamp_wg(o.wg);
   if (o.tile < 2 * o.wg) o.tile = 2 * o.wg;

@@ -94,6 +94,13 @@ struct OddEvenPolicy {
   unsigned wg = 256;
   unsigned tile = 1024;  // keys one work-group sorts by element phases
 };
+/// Segmented sort (Sorter::sort_segments; kernels/segments.cl).
+struct SegmentsPolicy {
+  unsigned wg = 256;         // work-items of the local sort and merge kernels
+  unsigned slots = 4096;     // local-memory slots per work-group: segments up to slots / 4 keys sort there
+  unsigned huge = 1u << 20;  // longer segments: one whole-device sort each; up to it, chunks and merges
+  unsigned seq = 0;  // segments up to this long: one work-item each, sequentially (CPU devices); 0: none
+};
 struct AutoPolicy {
   std::size_t small_n = 2048;  // up to this n, one work-group's bitonic sort; radix above
 };
@@ -115,6 +122,7 @@ struct Tuning {
   MergePolicy merge;
   CustomPolicy custom;
   OddEvenPolicy odd_even;
+  SegmentsPolicy segments;
   AutoPolicy automatic;
   HostPolicy host;
 

@@ -233,6 +233,25 @@ CLSORT_C_API clsort_status clsort_sort_custom(clsort_sorter sorter, cl_mem data,
 CLSORT_C_API clsort_status clsort_sort_custom_host(clsort_sorter sorter, void* data, size_t n,
                                                    size_t element_size, const char* type_source,
                                                    const char* less, clsort_flags flags);
+/** Sorts each of num_segments segments of `keys` in place, stably: segment i is the keys [offsets[i],
+ * offsets[i + 1]), `offsets` a buffer of num_segments + 1 offsets of `offset_size` bytes (4 or 8),
+ * non-decreasing, at most the keys the buffer holds and below 2^32. `values` may be NULL; otherwise its
+ * values (`value_size` bytes, 4 or 8) move with their keys. Keys and values outside every segment are
+ * never touched. A kernel checks the offsets and lists the long segments, which the call reads back: it
+ * returns once the wait list has completed, and bad offsets fail before anything is written. The
+ * algorithm bits of `flags` are ignored; a bit range is refused. */
+CLSORT_C_API clsort_status clsort_sort_segments(clsort_sorter sorter, cl_mem keys, cl_mem values,
+                                                cl_mem offsets, size_t offset_size, size_t num_segments,
+                                                clsort_key_type key_type, size_t value_size,
+                                                clsort_flags flags, cl_uint num_events_in_wait_list,
+                                                const cl_event* event_wait_list, cl_event* event);
+
+/** clsort_sort_segments() of host arrays: n keys, `values` (may be NULL) and num_segments + 1 offsets;
+ * returns when sorted. The arrays are written only on success. `sorter` may be NULL. */
+CLSORT_C_API clsort_status clsort_sort_segments_host(clsort_sorter sorter, void* keys, void* values, size_t n,
+                                                     const void* offsets, size_t offset_size,
+                                                     size_t num_segments, clsort_key_type key_type,
+                                                     size_t value_size, clsort_flags flags);
 
 /** The name of a status, e.g. "CLSORT_ERROR_INVALID_ARGUMENT"; "unknown clsort_status" for other values. */
 CLSORT_C_API const char* clsort_status_string(clsort_status status);

@@ -387,6 +387,52 @@ class CLSORT_API Sorter {
   cl::Event sort_custom_buffer(const cl::Buffer& data, std::size_t n, std::size_t element_bytes,
                                const std::string& type_source, const std::string& less,
                                const Options& options, const std::vector<cl::Event>& wait);
+  // ---- Segmented sort: num_segments independent arrays in one buffer, segment i being the keys
+  // [offsets[i], offsets[i + 1]). Offsets are std::uint32_t or std::uint64_t, non-decreasing, and at most
+  // the number of keys (and below 2^32). Each segment is sorted stably, in place, in options.order; keys
+  // (and values) before offsets[0] and from offsets[num_segments] on are never touched. Segments up to a
+  // quarter of a work-group's local memory sort there, many per work-group; longer ones by chunks and
+  // merges, the longest (Tuning segments.huge) by the whole-device sort. Options::algorithm is ignored;
+  // a bit range (begin_bit, end_bit) is refused. An Error leaves the caller's data unchanged.
+  /// Sorts each segment of host keys; offsets.size() - 1 segments (none for empty offsets).
+  template <class K, class O>
+  void sort_segments(std::vector<K>& keys, const std::vector<O>& offsets, const Options& options = {}) {
+    check_offset_type<O>();
+    sort_segments_host(key_type_of<K>::value, keys.data(), keys.size(), nullptr, 0, offsets.data(), sizeof(O),
+                       offsets.empty() ? 0 : offsets.size() - 1, options);
+  }
+  /// Like sort_segments, moving each value with its key (stable). Sizes of keys and values must match.
+  template <class K, class V, class O>
+  void sort_segments_by_key(std::vector<K>& keys, std::vector<V>& values, const std::vector<O>& offsets,
+                            const Options& options = {}) {
+    check_value_type<V>();
+    check_offset_type<O>();
+    if (values.size() != keys.size()) throw_size_mismatch(keys.size(), values.size());
+    sort_segments_host(key_type_of<K>::value, keys.data(), keys.size(), values.data(), sizeof(V),
+                       offsets.data(), sizeof(O), offsets.empty() ? 0 : offsets.size() - 1, options);
+  }
+  /// Enqueues the sort of each segment of device keys (of K) after `wait`; `offsets` holds
+  /// num_segments + 1 offsets of O. A kernel checks every offset and lists the segments too long for
+  /// local memory; the call reads that back (a few words per long segment), so it returns only once
+  /// `wait` has completed and that kernel ran: bad offsets throw Error naming `offsets` (values shorter
+  /// than offsets[num_segments]: `values`) before anything is written. Returns the completion event.
+  template <class K, class O = std::uint32_t>
+  cl::Event sort_segments(const cl::Buffer& keys, const cl::Buffer& offsets, std::size_t num_segments,
+                          const Options& options = {}, const std::vector<cl::Event>& wait = {}) {
+    check_offset_type<O>();
+    return sort_segments_buffer(key_type_of<K>::value, keys, nullptr, 0, offsets, sizeof(O), num_segments,
+                                options, wait);
+  }
+  /// Like sort_segments(const cl::Buffer&, ...), moving the values (of V) with their keys (stable).
+  template <class K, class V, class O = std::uint32_t>
+  cl::Event sort_segments_by_key(const cl::Buffer& keys, const cl::Buffer& values, const cl::Buffer& offsets,
+                                 std::size_t num_segments, const Options& options = {},
+                                 const std::vector<cl::Event>& wait = {}) {
+    check_value_type<V>();
+    check_offset_type<O>();
+    return sort_segments_buffer(key_type_of<K>::value, keys, &values, sizeof(V), offsets, sizeof(O),
+                                num_segments, options, wait);
+  }
 
   // ---- Device data: the first n elements, sorted in place, enqueued on queue() after `wait`. The
   // returned event completes when the sort has. Bytes past n are never touched.
@@ -435,6 +481,17 @@ class CLSORT_API Sorter {
                           const cl::Buffer& key_out, const Options& options,
                           const std::vector<cl::Event>& wait);
 
+  /// Segmented sort of host data with the key type given at run time: n keys, `values` (may be null) of
+  /// value_bytes, num_segments + 1 offsets of offset_bytes (4 or 8).
+  void sort_segments_host(KeyType type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
+                          const void* offsets, std::size_t offset_bytes, std::size_t num_segments,
+                          const Options& options);
+  /// Segmented sort of device data with the key type given at run time; `values` may be null.
+  cl::Event sort_segments_buffer(KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
+                                 std::size_t value_bytes, const cl::Buffer& offsets, std::size_t offset_bytes,
+                                 std::size_t num_segments, const Options& options,
+                                 const std::vector<cl::Event>& wait);
+
   /// The algorithm `automatic` would run for this call.
   Algorithm choose(KeyType type, std::size_t n, bool with_values) const;
   /// The tuning in force on this Sorter's device.
@@ -457,6 +514,11 @@ class CLSORT_API Sorter {
   static void check_value_type() {
     static_assert(std::is_trivially_copyable<V>::value, "clsort values must be trivially copyable");
     static_assert(sizeof(V) == 4 || sizeof(V) == 8, "clsort values must be 4 or 8 bytes wide");
+  }
+  template <class O>
+  static void check_offset_type() {
+    static_assert(std::is_same<O, std::uint32_t>::value || std::is_same<O, std::uint64_t>::value,
+                  "clsort segment offsets are std::uint32_t or std::uint64_t");
   }
   [[noreturn]] static void throw_size_mismatch(std::size_t keys, std::size_t values);
   void sort_host_from(KeyType type, const void* keys_in, void* keys, std::size_t n, void* values,

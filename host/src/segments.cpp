@@ -1,0 +1,396 @@
+// Segmented sort (Sorter::sort_segments): argument validation, the host data path, and the commands of
+// one call (kernels/segments.cl). The device checks the offsets and lists the segments too long for one
+// work-group's local memory; the host reads that list back once (a few words per long segment), then
+// enqueues the local sorts of every short segment and every chunk of the long ones, the merge passes of
+// the long ones, and one whole-device sort per huge segment.
+//
+// The read-back is the price of not scanning the offsets on the host: the host has to know how many
+// work-groups and merge passes to launch and which segments need a sort of their own. Reading every
+// offset back instead would cost a transfer of 4 or 8 bytes per segment and a host pass over them;
+// the list holds only segments longer than a quarter of the local slots, at most n / (that + 1) of them.
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "run.hpp"
+#include "sorter_impl.hpp"
+
+namespace clsort {
+namespace {
+
+constexpr std::uint64_t kMaxPosition = std::numeric_limits<std::uint32_t>::max();
+
+struct SegmentsPlan {
+  detail::ProgramSpec program;
+  unsigned wg = 256, slots = 4096, span = 2048, bin = 1024;
+  std::uint32_t huge = 1u << 20;
+  unsigned seq = 0;  // segments of 2 to seq keys: one work-item each (seg_sequential)
+  // seg_sequential's segments per work-item and work-items per group. CPU devices: 64 segments each, one
+  // work-item per group, a core's loop (PoCL, 2^20 keys in segments of 16: no faster with 8 or 64
+  // work-items per group or 1 to 256 segments each). Elsewhere a segment per work-item, 64 to a group.
+  unsigned seq_each = 1, seq_local = 64;
+};
+
+SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_bytes, unsigned offset_bytes) {
+  const unsigned kb = unsigned(key_size(type));
+  const detail::Tuning& t = s.tuning(kb, value_bytes);
+  const detail::PlanInput in{s.facts, t, kb, value_bytes, 0};
+  SegmentsPlan p;
+  p.wg = t.segments.wg;
+  p.slots = t.segments.slots;
+  p.span = p.slots / 2;
+  p.bin = p.slots / 4;
+  p.huge = t.segments.huge;
+  p.seq = t.segments.seq;
+  if (s.facts.type == "cpu") {
+    p.seq_each = 64;
+    p.seq_local = 1;
+  }
+  p.program.files = {"segments.cl"};
+  p.program.defines = detail::width_defines(in);
+  p.program.defines.set("SEG_WG", p.wg).set("SEG_SLOTS", p.slots).set("SEG_OFFSET_64", offset_bytes == 8);
+  p.program.defines.set("SEG_SEQ_EACH", p.seq_each);
+  return p;
+}
+
+void check_options(const Options& options) {
+  if (options.begin_bit != 0) detail::throw_argument_error("begin_bit", "segmented sorts take no bit range");
+  if (options.end_bit != 0) detail::throw_argument_error("end_bit", "segmented sorts take no bit range");
+}
+
+void check_offset_bytes(std::size_t offset_bytes) {
+  if (offset_bytes != 4 && offset_bytes != 8)
+    detail::throw_argument_error("offsets", "offsets are 4 or 8 bytes wide");
+}
+
+void check_num_segments(std::size_t num_segments) {
+  if (num_segments >= kMaxPosition)
+    detail::throw_argument_error("num_segments", std::to_string(num_segments) + " is not below 2^32 - 1");
+}
+
+// The bytes of a buffer within its parent allocation, to find buffers that overlap.
+struct Region {
+  cl_mem parent;
+  std::size_t begin, end;
+};
+Region region_of(const cl::Buffer& b) {
+  cl_mem parent = nullptr;
+  std::size_t offset = 0, bytes = 0;
+  CLSORT_CHECK(b.getInfo(CL_MEM_SIZE, &bytes));
+  CLSORT_CHECK(b.getInfo(CL_MEM_ASSOCIATED_MEMOBJECT, &parent));
+  if (!parent) return {b(), 0, bytes};
+  CLSORT_CHECK(b.getInfo(CL_MEM_OFFSET, &offset));
+  return {parent, offset, offset + bytes};
+}
+bool overlap(const cl::Buffer& x, const cl::Buffer& y) {
+  if (x() == y()) return true;
+  const Region a = region_of(x), b = region_of(y);
+  return a.parent == b.parent && a.begin < b.end && b.begin < a.end;
+}
+
+// A buffer argument: not null, of the Sorter's context; returns its size in bytes.
+std::size_t buffer_bytes(const Sorter::Impl& s, const cl::Buffer& b, const char* name) {
+  if (!b()) detail::throw_argument_error(name, "null cl::Buffer");
+  cl::Context context;
+  CLSORT_CHECK(b.getInfo(CL_MEM_CONTEXT, &context));
+  if (context() != s.context())
+    detail::throw_argument_error(name, "buffer belongs to another OpenCL context");
+  std::size_t bytes = 0;
+  CLSORT_CHECK(b.getInfo(CL_MEM_SIZE, &bytes));
+  return bytes;
+}
+
+struct Large {
+  std::uint32_t start, len;
+};
+
+// The commands of one segmented sort on validated buffers. `limit` is how many keys the keys buffer
+// holds (at most 2^32 - 1), `value_limit` how many values. Throws Error naming offsets or values, having
+// written nothing, when the offsets are bad.
+cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
+                           unsigned value_bytes, std::uint64_t value_limit, const cl::Buffer& offsets,
+                           unsigned offset_bytes, std::size_t num, std::uint64_t limit, bool descending,
+                           const std::vector<cl::Event>& wait) {
+  std::vector<cl::Event> deps = wait;
+  if (s.last()) deps.push_back(s.last);
+  const detail::Queue queue{s.queue, s.profiling, s.in_order};
+  detail::Run run(s, queue, type, descending, keys, values, value_bytes, 0, std::move(deps));
+  if (num == 0) return s.last = run.finish();
+  const SegmentsPlan plan = plan_segments(s, type, value_bytes, offset_bytes);
+  cl::Kernel clear = run.kernel(plan.program, "seg_clear");
+  cl::Kernel classify = run.kernel(plan.program, "seg_classify");
+  cl::Kernel local = run.kernel(plan.program, "seg_local");
+  cl::Kernel merge = run.kernel(plan.program, "seg_merge");
+  cl::Kernel bins = run.kernel(plan.program, "seg_bins");
+  cl::Kernel sequential;
+  if (plan.seq >= 2) sequential = run.kernel(plan.program, "seg_sequential");
+  const std::uint64_t cap = limit / (plan.bin + 1) + 1;
+  cl::Buffer state = run.scratch(detail::kSegState, 16 + cap * 8);  // 4 words, then the large segments
+  detail::set_args(clear, state);
+  run.launch(clear, 4, 4, "seg_clear");
+  detail::set_args(classify, offsets, cl_uint(num), cl_ulong(limit), state, cl_uint(cap));
+  run.launch(classify, num, 64, "seg_classify");
+  const cl::Event classified = run.finish();
+  s.last = classified;
+
+  // One read for the state and the first large segments; more only where there are many.
+  constexpr std::size_t kFirstRead = 256;
+  std::vector<std::uint32_t> words(4 + 2 * std::min<std::uint64_t>(cap, kFirstRead));
+  const std::vector<cl::Event> after{classified};
+  CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, 0, words.size() * 4, words.data(), &after));
+  const std::uint32_t* st = words.data();
+  if (st[0] != 0xFFFFFFFFu)
+    detail::throw_argument_error("offsets", "segment " + std::to_string(st[0]) +
+                                                ": its end offset is below its start or past the " +
+                                                std::to_string(limit) + " keys");
+  const std::uint32_t first = st[2], last = st[3];
+  if (values && last > value_limit)
+    detail::throw_argument_error("values",
+                                 "holds " + std::to_string(value_limit) +
+                                     " values, fewer than offsets[num_segments] = " + std::to_string(last));
+  std::vector<Large> list(st[1]);
+  const std::size_t have = std::min<std::size_t>(list.size(), kFirstRead);
+  if (have) std::memcpy(list.data(), st + 4, have * 8);
+  if (list.size() > have)
+    CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, 16 + have * 8, (list.size() - have) * 8,
+                                           list.data() + have));
+  std::sort(list.begin(), list.end(), [](const Large& a, const Large& b) { return a.start < b.start; });
+
+  // Chunks of the large segments up to `huge` keys (start, length, chunk offset, place in the scratch).
+  std::vector<std::uint32_t> chunks;
+  std::vector<Large> huge;
+  std::uint32_t compact = 0, longest = 0;
+  for (const Large& l : list) {
+    if (l.len > plan.huge) {
+      huge.push_back(l);
+      continue;
+    }
+    for (std::uint32_t at = 0; at < l.len; at += plan.span)
+      chunks.insert(chunks.end(), {l.start, l.len, at, compact});
+    compact += l.len;
+    longest = std::max(longest, l.len);
+  }
+  const std::uint64_t nchunks = chunks.size() / 4;
+  const std::uint64_t nbins = (std::uint64_t(last - first) + plan.bin - 1) / plan.bin;
+  unsigned passes = 0;
+  while ((std::uint64_t(plan.span) << passes) < longest) ++passes;
+  // The passes alternate between the scratch and the keys and must end in the keys: for an odd count the
+  // chunks' sorts write to the scratch.
+  const cl_uint chunks_compact = passes & 1;
+  std::uint32_t huge_len = 0;
+  for (const Large& l : huge) huge_len = std::max(huge_len, l.len);
+  const std::size_t kb = key_size(type);
+
+  // Every buffer before the first command that writes.
+  cl::Buffer table = run.scratch(detail::kSegChunks, std::max<std::size_t>(chunks.size() * 4, 16));
+  cl::Buffer bin_first = run.scratch(detail::kSegBins, std::size_t(nbins + 1) * 4);
+  cl::Buffer ckeys, cvalues, hkeys, hvalues;
+  if (passes) {
+    ckeys = run.scratch(detail::kSegKeys, std::size_t(compact) * kb);
+    if (values) cvalues = run.scratch(detail::kSegValues, std::size_t(compact) * value_bytes);
+  }
+  cl::Buffer stmp, svtmp;  // seg_sequential's merges: as many positions as the keys (at most `limit`)
+  if (plan.seq > 16) {
+    stmp = run.scratch(detail::kSegSeqKeys, std::size_t(last) * kb);
+    if (values) svtmp = run.scratch(detail::kSegSeqValues, std::size_t(last) * value_bytes);
+  } else if (plan.seq >= 2) {
+    stmp = run.scratch(detail::kSegSeqKeys, 64);
+    if (values) svtmp = run.scratch(detail::kSegSeqValues, 64);
+  }
+  if (huge_len) {
+    hkeys = run.scratch(detail::kSegHugeKeys, std::size_t(huge_len) * kb);
+    if (values) hvalues = run.scratch(detail::kSegHugeValues, std::size_t(huge_len) * value_bytes);
+  }
+  const cl_uint kind = run.kind, desc = descending, seq = plan.seq >= 2 ? plan.seq : 1;
+  detail::Run sorts(s, queue, type, descending, keys, values, value_bytes, 0, {classified});
+  if (!chunks.empty()) {
+    // The host copy lives in the Sorter until the next call, which first waits for this one's commands.
+    s.segment_chunks.swap(chunks);
+    sorts.write(table, s.segment_chunks.data(), s.segment_chunks.size() * 4, "seg_chunks");
+  }
+  if (plan.seq >= 2) {
+    if (values)
+      detail::set_args(sequential, keys, *values, svtmp, stmp, offsets, cl_uint(num), seq, kind, desc);
+    else
+      detail::set_args(sequential, keys, stmp, offsets, cl_uint(num), seq, kind, desc);
+    sorts.launch(sequential, (num + plan.seq_each - 1) / plan.seq_each, plan.seq_local, "seg_sequential");
+  }
+  if (nbins) {
+    detail::set_args(bins, offsets, cl_uint(num), state, bin_first, cl_uint(nbins));
+    sorts.launch(bins, std::size_t(nbins + 1), 64, "seg_bins");
+  }
+  if (nbins + nchunks) {
+    const cl::Buffer& ck = passes ? ckeys : keys;  // a valid buffer for the argument where none is needed
+    if (values)
+      detail::set_args(local, keys, *values, offsets, cl_uint(num), state, table, bin_first, ck,
+                       passes ? cvalues : *values, chunks_compact, cl_uint(nbins), seq, kind, desc);
+    else
+      detail::set_args(local, keys, offsets, cl_uint(num), state, table, bin_first, ck, chunks_compact,
+                       cl_uint(nbins), seq, kind, desc);
+    sorts.launch(local, std::size_t(nbins + nchunks) * plan.wg, plan.wg, "seg_local");
+  }
+  for (unsigned p = 0; p < passes; ++p) {
+    const cl_uint width = cl_uint(plan.span) << p, from_compact = (p + chunks_compact) % 2,
+                  to_compact = 1 - from_compact;
+    const cl::Buffer& src = from_compact ? ckeys : keys;
+    const cl::Buffer& dst = from_compact ? keys : ckeys;
+    if (values) {
+      const cl::Buffer& vsrc = from_compact ? cvalues : *values;
+      const cl::Buffer& vdst = from_compact ? *values : cvalues;
+      detail::set_args(merge, src, dst, vsrc, vdst, table, width, from_compact, to_compact, kind, desc);
+    } else {
+      detail::set_args(merge, src, dst, table, width, from_compact, to_compact, kind, desc);
+    }
+    sorts.launch(merge, std::size_t(nchunks) * plan.wg, plan.wg, "seg_merge");
+  }
+  s.last = sorts.finish();
+
+  Options options;
+  options.order = descending ? Order::descending : Order::ascending;
+  // A huge segment whose keys (and values) start at the device's sub-buffer alignment is sorted in place
+  // through sub-buffers; others are copied out and back.
+  cl_uint align_bits = 0;
+  CLSORT_CHECK(s.device.getInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN, &align_bits));
+  const std::size_t align = std::max<std::size_t>(1, align_bits / 8);
+  auto sub_buffer = [&](const cl::Buffer& b, std::size_t origin, std::size_t bytes, cl::Buffer* out) {
+    if (origin % align) return false;
+    cl_mem parent = nullptr;
+    CLSORT_CHECK(b.getInfo(CL_MEM_ASSOCIATED_MEMOBJECT, &parent));
+    if (parent) return false;  // a sub-buffer has none of its own
+    cl_buffer_region region{origin, bytes};
+    cl_int status = CL_SUCCESS;
+    *out = cl::Buffer(b).createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+    return status == CL_SUCCESS;
+  };
+  for (const Large& l : huge) {
+    const std::size_t at = std::size_t(l.start);
+    options.algorithm = detail::resolve_algorithm(s, type, l.len, value_bytes, Options{options.order});
+    cl::Buffer ksub, vsub;
+    if (sub_buffer(keys, at * kb, l.len * kb, &ksub) &&
+        (!values || sub_buffer(*values, at * value_bytes, l.len * std::size_t(value_bytes), &vsub))) {
+      s.last = detail::enqueue_sort(s, type, ksub, values ? &vsub : nullptr, value_bytes, l.len, options,
+                                    {s.last});
+      continue;
+    }
+    detail::Run in(s, queue, type, descending, keys, values, value_bytes, 0, {s.last});
+    in.copy(keys, hkeys, l.len * kb, "seg_copy", at * kb, 0);
+    if (values) in.copy(*values, hvalues, l.len * std::size_t(value_bytes), "seg_copy", at * value_bytes, 0);
+    s.last = detail::enqueue_sort(s, type, hkeys, values ? &hvalues : nullptr, value_bytes, l.len, options,
+                                  {in.finish()});
+    detail::Run out(s, queue, type, descending, keys, values, value_bytes, 0, {s.last});
+    out.copy(hkeys, keys, l.len * kb, "seg_copy", 0, at * kb);
+    if (values) out.copy(hvalues, *values, l.len * std::size_t(value_bytes), "seg_copy", 0, at * value_bytes);
+    s.last = out.finish();
+  }
+  return s.last;
+}
+
+}  // namespace
+
+cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
+                                       std::size_t value_bytes, const cl::Buffer& offsets,
+                                       std::size_t offset_bytes, std::size_t num_segments,
+                                       const Options& options, const std::vector<cl::Event>& wait) {
+  Impl& s = *impl_;
+  check_options(options);
+  check_offset_bytes(offset_bytes);
+  const std::size_t kb = key_size(type);
+  const std::uint64_t limit = std::min<std::uint64_t>(buffer_bytes(s, keys, "keys") / kb, kMaxPosition);
+  std::uint64_t value_limit = 0;
+  if (values) {
+    if (value_bytes != 4 && value_bytes != 8)
+      detail::throw_argument_error("values", "must be 4 or 8 bytes wide");
+    value_limit = buffer_bytes(s, *values, "values") / value_bytes;
+    if (overlap(keys, *values))
+      detail::throw_argument_error("values", "keys and values must not be the same or overlapping buffers");
+  } else {
+    value_bytes = 0;
+  }
+  check_num_segments(num_segments);
+  if (num_segments > 0) {
+    const std::size_t have = buffer_bytes(s, offsets, "offsets") / offset_bytes;
+    if (have < num_segments + 1)
+      detail::throw_argument_error(
+          "offsets", "holds " + std::to_string(have) +
+                         " offsets, fewer than num_segments + 1 = " + std::to_string(num_segments + 1));
+    if (overlap(offsets, keys)) detail::throw_argument_error("offsets", "must not overlap keys");
+    if (values && overlap(offsets, *values))
+      detail::throw_argument_error("offsets", "must not overlap values");
+  }
+  s.profile.clear();
+  return enqueue_segments(s, type, keys, values, unsigned(value_bytes), value_limit, offsets,
+                          unsigned(offset_bytes), num_segments, limit, options.order == Order::descending,
+                          wait);
+}
+
+void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* values,
+                                std::size_t value_bytes, const void* offsets, std::size_t offset_bytes,
+                                std::size_t num_segments, const Options& options) {
+  check_options(options);
+  check_offset_bytes(offset_bytes);
+  if (values == nullptr) value_bytes = 0;
+  if (values && value_bytes != 4 && value_bytes != 8)
+    detail::throw_argument_error("values", "must be 4 or 8 bytes wide");
+  check_num_segments(num_segments);
+  if (num_segments == 0) return;
+  if (!offsets) detail::throw_argument_error("offsets", "null pointer");
+  // Every offset checked here: the device then sees only good ones.
+  auto offset = [&](std::size_t i) -> std::uint64_t {
+    if (offset_bytes == 4) return static_cast<const std::uint32_t*>(offsets)[i];
+    return static_cast<const std::uint64_t*>(offsets)[i];
+  };
+  const std::uint64_t limit = std::min<std::uint64_t>(n, kMaxPosition);
+  std::uint64_t previous = 0;
+  for (std::size_t i = 0; i <= num_segments; ++i) {
+    const std::uint64_t o = offset(i);
+    if (o > limit)
+      detail::throw_argument_error("offsets", "offsets[" + std::to_string(i) + "] = " + std::to_string(o) +
+                                                  " is past the " + std::to_string(limit) + " keys");
+    if (i > 0 && o < previous)
+      detail::throw_argument_error("offsets", "offsets[" + std::to_string(i) + "] = " + std::to_string(o) +
+                                                  " is below offsets[" + std::to_string(i - 1) +
+                                                  "] = " + std::to_string(previous));
+    previous = o;
+  }
+  const std::size_t first = offset(0), last = offset(num_segments);
+  if (last - first < 2) return;
+  if (!keys) detail::throw_argument_error("keys", "null pointer");
+  Impl& s = *impl_;
+  const std::size_t kb = key_size(type), vb = value_bytes;
+  const detail::Queue queue{s.queue, s.profiling, s.in_order};
+  detail::Run staging(s, queue, type, false, {}, nullptr, 0, 0, {});
+  cl::Buffer kbuf = staging.scratch(detail::kHostKeys, last * kb);
+  cl::Buffer vbuf;
+  if (values) vbuf = staging.scratch(detail::kHostValues, last * vb);
+  cl::Buffer obuf = staging.scratch(detail::kSegOffsets, (num_segments + 1) * offset_bytes);
+  s.profile.clear();
+  // Blocking transfers: the caller's memory is written only once everything succeeded.
+  std::vector<cl::Event> before;
+  if (s.last()) before.push_back(s.last);
+  auto* kbytes = static_cast<unsigned char*>(keys);
+  auto* vbytes = static_cast<unsigned char*>(values);
+  const std::size_t count = last - first;
+  CLSORT_CHECK(
+      s.queue.enqueueWriteBuffer(kbuf, CL_TRUE, first * kb, count * kb, kbytes + first * kb, &before));
+  if (values)
+    CLSORT_CHECK(
+        s.queue.enqueueWriteBuffer(vbuf, CL_TRUE, first * vb, count * vb, vbytes + first * vb, &before));
+  CLSORT_CHECK(
+      s.queue.enqueueWriteBuffer(obuf, CL_TRUE, 0, (num_segments + 1) * offset_bytes, offsets, &before));
+  const cl::Event done =
+      enqueue_segments(s, type, kbuf, values ? &vbuf : nullptr, unsigned(vb), last, obuf,
+                       unsigned(offset_bytes), num_segments, last, options.order == Order::descending, {});
+  std::vector<unsigned char> got_keys(count * kb), got_values(values ? count * vb : 0);
+  const std::vector<cl::Event> after{done};
+  cl::Event read;
+  CLSORT_CHECK(
+      s.queue.enqueueReadBuffer(kbuf, CL_TRUE, first * kb, count * kb, got_keys.data(), &after, &read));
+  if (values)
+    CLSORT_CHECK(
+        s.queue.enqueueReadBuffer(vbuf, CL_TRUE, first * vb, count * vb, got_values.data(), &after, &read));
+  s.last = read;
+  std::memcpy(kbytes + first * kb, got_keys.data(), count * kb);
+  if (values) std::memcpy(vbytes + first * vb, got_values.data(), count * vb);
+}
+
+}  // namespace clsort

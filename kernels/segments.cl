@@ -1,0 +1,464 @@
+// Segmented sort (Sorter::sort_segments): many independent arrays given by num + 1 offsets into one
+// buffer, each sorted stably in place. Segments are split by length:
+//  - sequential: 2 <= len <= `seq` (a kernel argument; CPU devices): one work-item per segment
+//    (seg_sequential).
+//  - local: seq < len <= SEG_BIN. Work-group b takes every local segment that starts within
+//    [first + b * SEG_BIN, first + (b + 1) * SEG_BIN), so its elements lie in a span of 2 * SEG_BIN, and
+//    sorts them together in local memory (seg_local).
+//  - large: SEG_BIN < len <= the host's `huge` threshold. Chunks of SEG_SPAN keys are sorted like local
+//    segments (seg_local again, one chunk per work-group), then merged pairwise (seg_merge) until each
+//    segment is one run.
+//  - huge: the host sorts each by the library's whole-device sort.
+// The local sort pads each segment to a power of two P (its slot block, P-aligned: blocks are laid out
+// from the largest P down) and runs a bitonic network of the variant that leaves every block ascending.
+// Compare-exchanges between slots of different segments are skipped, so each block sorts alone; stages
+// beyond a block's own size find it sorted and change nothing. Keys are compared as (code, source index),
+// which is unique, so the sort is stable. Nothing assumes a sub-group size or lockstep: every step ends
+// in a work-group barrier, reached by all work-items (loop bounds are work-group uniform).
+
+#ifndef SEG_WG
+#define SEG_WG 256
+#endif
+#ifndef SEG_SLOTS
+#define SEG_SLOTS 4096  // slots of local memory per work-group: a power of two, at most 32768
+#endif
+#ifndef SEG_OFFSET_64
+#define SEG_OFFSET_64 0
+#endif
+#if SEG_OFFSET_64
+typedef ulong offset_t;
+#else
+typedef uint offset_t;
+#endif
+#ifndef SEG_SEQ_EACH
+#define SEG_SEQ_EACH 64  // segments per work-item of seg_sequential
+#endif
+#define SEG_SPAN (SEG_SLOTS / 2)  // source elements one work-group reads
+#define SEG_BIN (SEG_SLOTS / 4)   // the longest local segment, and the range of starts a bin takes
+#define SEG_NONE 0xFFFFu          // no segment / padding (slots and sources are below 32768)
+#define SEG_CLASSES 16            // P = 2^c for c in [1, 15]
+#define SEG_TABLE (SEG_BIN / 2 + 1)  // local segments per bin: each holds >= 2 keys and starts in the bin
+
+// State words (seg_clear, seg_classify), then the list of large segments; the host reads them back.
+#define ST_BAD 0    // the lowest segment whose offsets are decreasing or past the buffer; ~0: none
+#define ST_LARGE 1  // segments longer than SEG_BIN, listed as (start, length) after the state words
+#define ST_FIRST 2  // offsets[0]
+#define ST_LAST 3   // offsets[num]
+#define ST_WORDS 4
+
+kernel void seg_clear(global uint* state) {
+  const uint i = get_global_id(0);
+  if (i < ST_WORDS) state[i] = i == ST_BAD ? 0xFFFFFFFFu : 0u;
+}
+
+// One work-item per segment: checks its offsets and lists it if it is large.
+kernel void seg_classify(global const offset_t* off, uint num, ulong limit, global uint* state, uint large_cap) {
+  global uint* large = state + ST_WORDS;  // after the state words: the host reads both at once
+  const uint i = get_global_id(0);
+  if (i >= num) return;
+  const ulong a = off[i], b = off[i + 1];
+  if (i == 0) state[ST_FIRST] = (uint)min(a, (ulong)0xFFFFFFFFu);
+  if (i == num - 1) state[ST_LAST] = (uint)min(b, (ulong)0xFFFFFFFFu);
+  if (b < a || b > limit || (i == 0 && a > limit)) {
+    atomic_min(&state[ST_BAD], i);
+    return;
+  }
+  const uint len = (uint)(b - a);
+  if (len > SEG_BIN) {
+    const uint k = atomic_inc(&state[ST_LARGE]);
+    if (k < large_cap) {
+      large[2 * k] = (uint)a;
+      large[2 * k + 1] = len;
+    }
+  }
+}
+
+// The first i in [0, num) with off[i] >= x, or num.
+INLINE uint seg_lower_bound(global const offset_t* off, uint num, ulong x) {
+  uint lo = 0, hi = num;
+  while (lo < hi) {
+    const uint mid = (lo + hi) >> 1;
+    if ((ulong)off[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// bin_first[b], b <= nbins: the first segment that starts at or after bin b's range, so that bin b takes
+// the segments [bin_first[b], bin_first[b + 1]). One work-item per entry, instead of a dependent chain of
+// global loads in every work-item of seg_local.
+kernel void seg_bins(global const offset_t* off, uint num, global const uint* state, global uint* bin_first,
+                     uint nbins) {
+  const uint b = get_global_id(0);
+  if (b <= nbins) bin_first[b] = seg_lower_bound(off, num, (ulong)state[ST_FIRST] + (ulong)b * SEG_BIN);
+}
+
+INLINE uint seg_class(uint len) {  // ceil(log2(len)) for len >= 2
+  return 32u - clz(len - 1u);
+}
+
+// The CPU path for short segments: one work-item sorts a whole segment of 2 to `seq` keys, as a core
+// would: runs of 16 sorted in registers, then stable merges back and forth between the keys and `tmp` (the
+// same positions in a scratch as large as the keys).
+#define SEG_RUN 16
+INLINE bool seg_before(gkey_t a, gkey_t b, uint kind, uint descending) {
+  return encode_key(a, kind, descending) < encode_key(b, kind, descending);
+}
+kernel void seg_sequential(global gkey_t* keys,
+#if VALUE_BYTES != 0
+                           global value_t* values, global value_t* vtmp,
+#endif
+                           global gkey_t* tmp, global const offset_t* off, uint num, uint seq, uint kind,
+                           uint descending) {
+  const uint s0 = get_global_id(0) * SEG_SEQ_EACH, s1 = min(num, s0 + SEG_SEQ_EACH);
+  for (uint s = s0; s < s1; ++s) {
+  const uint a = (uint)off[s], len = (uint)(off[s + 1] - off[s]);
+  if (len < 2 || len > seq) continue;
+  for (uint r = 0; r < len; r += SEG_RUN) {
+    const uint e = min(len, r + SEG_RUN), m = e - r;
+#if VALUE_BYTES != 0
+    value_t v[SEG_RUN];
+    for (uint i = 0; i < m; ++i) v[i] = values[a + r + i];
+#endif
+#if UKEY_BITS == 32
+    // A run of up to 16 as one sorting network over (code << 32 | position), unique, hence stable:
+    // straight-line code on registers, with no data-dependent branch.
+    ulong c[SEG_RUN];
+#pragma unroll
+    for (uint i = 0; i < SEG_RUN; ++i)
+      c[i] = i < m ? (ulong)encode_key(keys[a + r + i], kind, descending) << 32 | i : ~0UL;
+#pragma unroll
+    for (uint k = 2; k <= SEG_RUN; k <<= 1)
+#pragma unroll
+      for (uint j = k >> 1; j > 0; j >>= 1)
+#pragma unroll
+        for (uint i = 0; i < SEG_RUN; ++i) {
+          const uint l = i ^ j;
+          if (l > i) {
+            const ulong x = c[i], y = c[l];
+            const bool up = (i & k) == 0;
+            c[i] = up ? min(x, y) : max(x, y);
+            c[l] = up ? max(x, y) : min(x, y);
+          }
+        }
+    for (uint i = 0; i < m; ++i) {
+      keys[a + r + i] = (gkey_t)decode_key((ukey_t)(c[i] >> 32), kind, descending);
+#if VALUE_BYTES != 0
+      values[a + r + i] = v[(uint)c[i] & (SEG_RUN - 1)];
+#endif
+    }
+#else
+    // 64-bit keys: insertion sort in private memory, codes encoded once.
+    ukey_t c[SEG_RUN];
+    uchar at[SEG_RUN];
+    for (uint i = 0; i < m; ++i) {
+      const ukey_t k = encode_key(keys[a + r + i], kind, descending);
+      uint j = i;
+      for (; j > 0 && k < c[j - 1]; --j) {  // past strictly greater keys only: stable
+        c[j] = c[j - 1];
+        at[j] = at[j - 1];
+      }
+      c[j] = k;
+      at[j] = (uchar)i;
+    }
+    for (uint i = 0; i < m; ++i) {
+      keys[a + r + i] = (gkey_t)decode_key(c[i], kind, descending);
+#if VALUE_BYTES != 0
+      values[a + r + i] = v[at[i]];
+#endif
+    }
+#endif
+  }
+  global gkey_t* from = keys + a;
+  global gkey_t* to = tmp + a;
+#if VALUE_BYTES != 0
+  global value_t* vfrom = values + a;
+  global value_t* vto = vtmp + a;
+#endif
+  for (uint w = SEG_RUN; w < len; w *= 2) {
+    for (uint p = 0; p < len; p += 2 * w) {
+      const uint m = min(len, p + w), e = min(len, p + 2 * w);
+      uint i = p, j = m, o = p;
+      while (i < m && j < e) {
+        const bool take_b = seg_before(from[j], from[i], kind, descending);
+        const uint x = take_b ? j++ : i++;
+        to[o] = from[x];
+#if VALUE_BYTES != 0
+        vto[o] = vfrom[x];
+#endif
+        ++o;
+      }
+      for (; i < m; ++i, ++o) {
+        to[o] = from[i];
+#if VALUE_BYTES != 0
+        vto[o] = vfrom[i];
+#endif
+      }
+      for (; j < e; ++j, ++o) {
+        to[o] = from[j];
+#if VALUE_BYTES != 0
+        vto[o] = vfrom[j];
+#endif
+      }
+    }
+    global gkey_t* t = from;
+    from = to;
+    to = t;
+#if VALUE_BYTES != 0
+    global value_t* vt = vfrom;
+    vfrom = vto;
+    vto = vt;
+#endif
+  }
+  if (from != keys + a)
+    for (uint i = 0; i < len; ++i) {
+      keys[a + i] = from[i];
+#if VALUE_BYTES != 0
+      values[a + i] = vfrom[i];
+#endif
+    }
+  }
+}
+
+// Work-group g < nbins sorts bin g's local segments (those longer than `seq`, which seg_sequential takes); g >= nbins sorts chunk g - nbins of a large segment,
+// chunks[4 * c] = (segment start, segment length, chunk offset within it, -).
+kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global gkey_t* keys,
+#if VALUE_BYTES != 0
+                                                                          global value_t* values,
+#endif
+                                                                          global const offset_t* off, uint num,
+                                                                          global const uint* state,
+                                                                          global const uint* chunks,
+                                                                          global const uint* bin_first,
+                                                                          global gkey_t* ckeys,
+#if VALUE_BYTES != 0
+                                                                          global value_t* cvalues,
+#endif
+                                                                          uint chunks_compact, uint nbins,
+                                                                          uint seq, uint kind,
+                                                                          uint descending) {
+  local ukey_t code[SEG_SLOTS];
+  local ushort idx[SEG_SLOTS];  // the source of the key in the slot (moves with it)
+  local ushort own[SEG_SLOTS];  // the slot block the slot belongs to (fixed)
+  local ushort pos[SEG_SLOTS];  // where the slot's key goes, SEG_NONE for padding (fixed)
+#if VALUE_BYTES != 0
+  local value_t val[SEG_SPAN];
+#endif
+  // Local segments, in slot order: source start, slot block and length.
+  local ushort tab_src[SEG_TABLE], tab_slot[SEG_TABLE], tab_len[SEG_TABLE];
+  local uint count[SEG_CLASSES], cursor[SEG_CLASSES], first_of[SEG_CLASSES];
+  local uint shared[3];  // slots used, segments, largest block
+
+  const uint lid = get_local_id(0), g = get_group_id(0);
+  uint lo;       // where the group's source span starts
+  uint out_lo;   // where its output goes: the same place, or the chunk's place in the compact scratch
+  global gkey_t* out = keys;
+#if VALUE_BYTES != 0
+  global value_t* vout = values;
+#endif
+  if (g < nbins) {
+    lo = out_lo = state[ST_FIRST] + g * SEG_BIN;
+    const uint s0 = bin_first[g], s1 = bin_first[g + 1];
+    for (uint c = lid; c < SEG_CLASSES; c += SEG_WG) count[c] = cursor[c] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = s0 + lid; i < s1; i += SEG_WG) {
+      const uint len = (uint)(off[i + 1] - off[i]);
+      if (len > seq && len >= 2 && len <= SEG_BIN) atomic_inc(&count[seg_class(len)]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+      uint slots = 0, segs = 0, top = 0;
+      for (uint c = SEG_CLASSES - 1; c >= 1; --c) {
+        first_of[c] = segs;
+        segs += count[c];
+        slots += count[c] << c;
+        if (count[c] && !top) top = 1u << c;
+      }
+      shared[0] = slots;
+      shared[1] = segs;
+      shared[2] = top;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = s0 + lid; i < s1; i += SEG_WG) {
+      const uint a = (uint)off[i], len = (uint)(off[i + 1] - off[i]);
+      if (len > seq && len >= 2 && len <= SEG_BIN) {
+        const uint c = seg_class(len), k = atomic_inc(&cursor[c]);
+        uint slot = 0;  // the blocks of larger classes come first
+        for (uint d = SEG_CLASSES - 1; d > c; --d) slot += count[d] << d;
+        const uint t = first_of[c] + k;
+        tab_src[t] = (ushort)(a - lo);
+        tab_slot[t] = (ushort)(slot + (k << c));
+        tab_len[t] = (ushort)len;
+      }
+    }
+  } else {
+    global const uint* ch = chunks + 4 * (g - nbins);
+    const uint seg_len = ch[1], at = ch[2];
+    lo = out_lo = ch[0] + at;
+    if (chunks_compact) {  // an odd number of merge passes follows: they start from the scratch
+      out_lo = ch[3] + at;
+      out = ckeys;
+#if VALUE_BYTES != 0
+      vout = cvalues;
+#endif
+    }
+    const uint len = min((uint)SEG_SPAN, seg_len - at);
+    if (len == 1 && chunks_compact && lid == 0) {  // a last chunk of one key, not sorted but moved
+      out[out_lo] = keys[lo];
+#if VALUE_BYTES != 0
+      vout[out_lo] = values[lo];
+#endif
+    }
+    if (lid == 0) {
+      tab_src[0] = 0;
+      tab_slot[0] = 0;
+      tab_len[0] = (ushort)len;
+      const uint top = len < 2 ? 0u : 1u << seg_class(len);
+      shared[0] = top;
+      shared[1] = len < 2 ? 0u : 1u;
+      shared[2] = top;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint used = shared[0], segs = shared[1], top = shared[2];
+  if (segs == 0) return;  // uniform
+
+  // Fill: each slot finds its block by binary search over the table (ascending slot starts).
+  for (uint s = lid; s < used; s += SEG_WG) {
+    uint l = 0, h = segs;  // the last t with tab_slot[t] <= s
+    while (h - l > 1) {
+      const uint m = (l + h) >> 1;
+      if (tab_slot[m] <= s)
+        l = m;
+      else
+        h = m;
+    }
+    const uint block = tab_slot[l], j = s - block;
+    own[s] = (ushort)block;
+    if (j < tab_len[l]) {
+      const uint p = tab_src[l] + j;
+      code[s] = encode_key(keys[lo + p], kind, descending);
+      idx[s] = pos[s] = (ushort)p;
+#if VALUE_BYTES != 0
+      val[p] = values[lo + p];
+#endif
+    } else {
+      code[s] = KEY_MAX;
+      idx[s] = pos[s] = (ushort)SEG_NONE;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  for (uint k = 2; k <= top; k <<= 1) {
+    // First step of each merge: slot i against its mirror in the block of k, which leaves both halves
+    // bitonic with every larger key in the upper one; then half-cleaners at distances k/4 ... 1.
+    for (uint h = k >> 1; h >= 1; h >>= 1) {
+      for (uint q = lid; q < used / 2; q += SEG_WG) {
+        const uint i = (q / h) * 2 * h + q % h;
+        const uint j = h == (k >> 1) ? (i | (k - 1)) - (i & (k - 1)) : i + h;
+        if (j < used && own[i] == own[j]) {
+          const ukey_t ci = code[i], cj = code[j];
+          const ushort xi = idx[i], xj = idx[j];
+          if (cj < ci || (cj == ci && xj < xi)) {
+            code[i] = cj;
+            code[j] = ci;
+            idx[i] = xj;
+            idx[j] = xi;
+          }
+        }
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+
+  for (uint s = lid; s < used; s += SEG_WG) {
+    const uint p = pos[s];
+    if (p != SEG_NONE) {
+      out[out_lo + p] = (gkey_t)decode_key(code[s], kind, descending);
+#if VALUE_BYTES != 0
+      vout[out_lo + p] = val[idx[s]];
+#endif
+    }
+  }
+}
+
+// How many of the first `diag` outputs of the stable merge of runs a = src[a0, a0 + na) and
+// b = src[b0, b0 + nb) come from a (a key of a equal to one of b goes first), comparing codes.
+INLINE uint seg_merge_path(global const gkey_t* src, uint a0, uint na, uint b0, uint nb, uint diag, uint kind,
+                           uint descending) {
+  uint lo = diag > nb ? diag - nb : 0u, hi = min(diag, na);
+  while (lo < hi) {
+    const uint mid = (lo + hi) >> 1;
+    if (encode_key(src[a0 + mid], kind, descending) <= encode_key(src[b0 + diag - 1u - mid], kind, descending))
+      lo = mid + 1u;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// One merge pass over the large segments' chunks: runs of `width` keys (a power of two, a multiple of
+// SEG_SPAN) within each segment merge pairwise, stably, from src to dst. Work-group c writes the outputs
+// [at, at + SEG_SPAN) of its chunk (chunks[4 * c] = segment start, length, at, place in the compact
+// scratch): it finds where they start and end in both runs (merge path), loads those keys' codes into
+// local memory, merges them there (each work-item the outputs of its own diagonal) and writes the
+// outputs in order. A buffer is addressed by segment start (the keys) or by the segment's place in the
+// compact scratch when its *_compact flag is set. A width at least the segment's length copies it.
+kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_merge(global const gkey_t* src,
+                                                                          global gkey_t* dst,
+#if VALUE_BYTES != 0
+                                                                          global const value_t* vsrc,
+                                                                          global value_t* vdst,
+#endif
+                                                                          global const uint* chunks,
+                                                                          uint width, uint src_compact,
+                                                                          uint dst_compact, uint kind,
+                                                                          uint descending) {
+  local ukey_t code[SEG_SPAN];
+  local ushort pick[SEG_SPAN];  // output t comes from concatenated input pick[t]
+  local uint bounds[2];
+  global const uint* ch = chunks + 4 * get_group_id(0);
+  const uint len = ch[1], at = ch[2];
+  const uint sb = src_compact ? ch[3] : ch[0], db = dst_compact ? ch[3] : ch[0];
+  const uint lid = get_local_id(0);
+  const uint ps = at / (2 * width) * (2 * width);  // where the pair of runs starts
+  const uint mid = min(ps + width, len), end = min(mid + width, len);
+  const uint na = mid - ps, nb = end - mid;
+  const uint d0 = at - ps, d1 = min(len, at + (uint)SEG_SPAN) - ps;
+  if (lid < 2) bounds[lid] = seg_merge_path(src, sb + ps, na, sb + mid, nb, lid ? d1 : d0, kind, descending);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint a0 = bounds[0], a1 = bounds[1], b0 = d0 - a0, b1 = d1 - a1;
+  const uint ca = a1 - a0, total = d1 - d0;  // the local inputs: a's [0, ca), then b's [ca, total)
+  for (uint t = lid; t < total; t += SEG_WG)
+    code[t] = encode_key(t < ca ? src[sb + ps + a0 + t] : src[sb + mid + b0 + (t - ca)], kind, descending);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Each work-item merges a run of consecutive outputs, starting where the merge path crosses its diagonal.
+  const uint per = (total + SEG_WG - 1) / SEG_WG, first = min(total, lid * per), last = min(total, first + per);
+  if (first < last) {
+    const uint cb = total - ca;
+    uint lo = first > cb ? first - cb : 0u, hi = min(first, ca);
+    while (lo < hi) {
+      const uint m = (lo + hi) >> 1;
+      if (code[m] <= code[ca + first - 1u - m])
+        lo = m + 1u;
+      else
+        hi = m;
+    }
+    uint i = lo, j = first - lo;
+    for (uint t = first; t < last; ++t) {
+      const bool take_a = j >= cb || (i < ca && code[i] <= code[ca + j]);
+      pick[t] = (ushort)(take_a ? i++ : ca + j++);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint t = lid; t < total; t += SEG_WG) {
+    const uint q = pick[t];
+    const uint from = q < ca ? ps + a0 + q : mid + b0 + (q - ca);
+    dst[db + ps + d0 + t] = src[sb + from];
+#if VALUE_BYTES != 0
+    vdst[db + ps + d0 + t] = vsrc[sb + from];
+#endif
+  }
+}

@@ -1,0 +1,530 @@
+// Segmented sort: every key type, both orders, segment shapes (empty, single, many tiny, one huge among
+// tiny ones, offsets not covering the keys, power-law lengths) and distributions, against
+// std::stable_sort per segment bit for bit (values too: stability); 32- and 64-bit offsets; device
+// buffers with guard bytes outside the segments; every bad input leaves the caller's data unchanged.
+//
+// Most cases run on Sorters tuned to small local tiles and a low `huge` threshold (segments.slots=256,
+// segments.huge=1024), so that a few thousand keys reach every path: segments sorted in local memory or
+// one work-item each (segments.seq), chunks with merge passes, and whole-device sorts of huge segments.
+#include <doctest/doctest.h>
+
+#include <clsort/clsort.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "support/guarded.hpp"
+#include "support/support.hpp"
+
+namespace clsort_test {
+namespace {
+
+enum class Shape { single, all_empty, tiny, mixed, uncovered, power_law, medium };
+std::string to_string(Shape s) {
+  switch (s) {
+    case Shape::single:
+      return "single";
+    case Shape::all_empty:
+      return "all_empty";
+    case Shape::tiny:
+      return "tiny";
+    case Shape::mixed:
+      return "mixed";
+    case Shape::uncovered:
+      return "uncovered";
+    case Shape::power_law:
+      return "power_law";
+    case Shape::medium:
+      return "medium";
+  }
+  return "?";
+}
+
+// num_segments + 1 offsets into n keys. `big`: the long segment of `mixed`.
+std::vector<std::uint64_t> make_offsets(Shape shape, std::size_t n, std::size_t big, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint64_t> o{0};
+  auto fill = [&](std::size_t end, auto length) {
+    while (o.back() < end) o.push_back(std::min<std::uint64_t>(end, o.back() + length()));
+  };
+  switch (shape) {
+    case Shape::single:
+      o.push_back(n);
+      break;
+    case Shape::all_empty:
+      o.assign(7, n / 2);
+      break;
+    case Shape::tiny:
+      fill(n, [&] { return rng() % 18; });  // empty segments and single keys too
+      break;
+    case Shape::mixed: {
+      const std::size_t at = std::min<std::size_t>(n - std::min(n, big), rng() % (n / 2 + 1));
+      fill(at, [&] { return rng() % 9; });
+      o.push_back(std::min<std::uint64_t>(n, at + big));
+      fill(n, [&] { return rng() % 9; });
+      break;
+    }
+    case Shape::uncovered:
+      o[0] = std::min<std::size_t>(n, 3);
+      fill(n > 8 ? n - 5 : o[0], [&] { return rng() % 300; });
+      break;
+    case Shape::power_law:  // lengths ~ 1 / u^1.5: mostly short, a few of thousands
+      fill(n, [&] {
+        const double u = (double(rng() >> 11) + 1.0) / 9007199254740992.0;
+        return std::uint64_t(std::min(1e7, std::pow(u, -1.5)));
+      });
+      break;
+    case Shape::medium:
+      fill(n, [&] { return 40 + rng() % 600; });
+      break;
+  }
+  return o;
+}
+
+// The expected result: each segment stably sorted, everything else as it was.
+template <class K, class V>
+void reference(std::vector<K>& keys, std::vector<V>* values, const std::vector<std::uint64_t>& o,
+               Order order) {
+  for (std::size_t s = 0; s + 1 < o.size(); ++s) {
+    std::vector<std::uint32_t> idx(o[s + 1] - o[s]);
+    std::iota(idx.begin(), idx.end(), 0u);
+    const K* k = keys.data() + o[s];
+    std::stable_sort(idx.begin(), idx.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return ref_before(k[a], k[b], order); });
+    std::vector<K> ks(idx.size());
+    for (std::size_t i = 0; i < idx.size(); ++i) ks[i] = k[idx[i]];
+    std::copy(ks.begin(), ks.end(), keys.begin() + std::ptrdiff_t(o[s]));
+    if (values) {
+      std::vector<V> vs(idx.size());
+      for (std::size_t i = 0; i < idx.size(); ++i) vs[i] = (*values)[o[s] + idx[i]];
+      std::copy(vs.begin(), vs.end(), values->begin() + std::ptrdiff_t(o[s]));
+    }
+  }
+}
+
+template <class O>
+std::vector<O> narrow(const std::vector<std::uint64_t>& o) {
+  return std::vector<O>(o.begin(), o.end());
+}
+
+clsort::Sorter* tuned_sorter(const char* tuning) {
+  auto* p = new clsort::Sorter(cl::CommandQueue(shared_sorter().context(), shared_sorter().device()));
+  p->tune(tuning);
+  return p;
+}
+// Local tiles of 256 slots (segments up to 64 keys), every short segment through them (the GPU path).
+clsort::Sorter& small_sorter() {
+  static clsort::Sorter* s = tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=0");
+  return *s;
+}
+// Segments up to 64 keys sorted one work-item each (the CPU path), with merges of runs of 16; the same
+// programs as small_sorter's (`seq` is a kernel argument).
+clsort::Sorter& sequential_sorter() {
+  static clsort::Sorter* s = tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=64");
+  return *s;
+}
+
+// One host-vector segmented sort against the reference; V = void: keys only. Empty on success.
+template <class K, class V, class O>
+std::string run_case(clsort::Sorter& sorter, const std::vector<K>& input, const std::vector<std::uint64_t>& o,
+                     Order order) {
+  std::vector<K> keys = input, expected = input;
+  const std::vector<O> offsets = narrow<O>(o);
+  try {
+    if constexpr (std::is_void_v<V>) {
+      reference<K, std::uint32_t>(expected, nullptr, o, order);
+      sorter.sort_segments(keys, offsets, {order});
+      return compare_sorted(expected, keys);
+    } else {
+      std::vector<V> values = make_values<V>(input.size(), input.size() * 7 + 1), vexpected = values;
+      reference(expected, &vexpected, o, order);
+      sorter.sort_segments_by_key(keys, values, offsets, {order});
+      return compare_sorted(expected, keys, &vexpected, &values);
+    }
+  } catch (const clsort::Error& e) {
+    return std::string("threw: ") + e.what();
+  }
+}
+
+template <class K>
+void segments_matrix() {
+  const KeyType type = clsort::key_type_of<K>::value;
+  FailureBudget budget;
+  struct Case {
+    Shape shape;
+    std::size_t n, big;
+  };
+  const std::vector<Case> cases{
+      {Shape::single, 1, 0},      {Shape::single, 2, 0},       {Shape::single, 31, 0},
+      {Shape::single, 129, 0},    {Shape::single, 257, 0},     {Shape::single, 3001, 0},
+      {Shape::all_empty, 50, 0},  {Shape::tiny, 997, 0},       {Shape::mixed, 1500, 700},
+      {Shape::mixed, 3000, 1300}, {Shape::uncovered, 2049, 0}, {Shape::power_law, 4099, 0},
+      {Shape::medium, 5003, 0}};
+  int runs = 0;
+  for (const Case& c : cases) {
+    for (Dist dist : distributions<K>()) {
+      if (!full_matrix() && dist != Dist::random && dist != special_distribution<K>() &&
+          dist != Dist::few_unique && c.n > 300)
+        continue;
+      const std::uint64_t seed = seed_for(type, int(dist), c.n, 0x5e6 + int(c.shape));
+      const std::vector<K> input = make_keys<K>(dist, c.n, seed);
+      const std::vector<std::uint64_t> o = make_offsets(c.shape, c.n, c.big, seed);
+      for (Order order : both_orders()) {
+        std::string error = run_case<K, void, std::uint32_t>(small_sorter(), input, o, order);
+        if (error.empty() &&
+            (c.shape == Shape::tiny || c.shape == Shape::power_law || c.shape == Shape::medium))
+          error = run_case<K, void, std::uint32_t>(sequential_sorter(), input, o, order);
+        ++runs;
+        CHECK_MESSAGE(error.empty(),
+                      "segments " << std::string(clsort::to_string(type)) << " "
+                                  << std::string(clsort::to_string(order)) << " shape=" << to_string(c.shape)
+                                  << " n=" << c.n << " segments=" << o.size() - 1 << " dist="
+                                  << std::string(to_string(dist)) << " seed=" << hex(seed) << ": " << error);
+        if (!budget.record(error.empty())) FAIL("too many failures");
+      }
+    }
+  }
+  // The device's own tuning once per type: its local tiles and a segment past them.
+  const std::vector<K> input = make_keys<K>(Dist::random, 20000, seed_for(type, 1, 20000, 0x5e6));
+  const std::vector<std::uint64_t> o = make_offsets(Shape::mixed, 20000, 9000, 17);
+  for (Order order : both_orders()) {
+    const std::string error = run_case<K, void, std::uint32_t>(shared_sorter(), input, o, order);
+    CHECK_MESSAGE(error.empty(), "default tuning " << std::string(clsort::to_string(order)) << ": " << error);
+  }
+  CHECK(runs > 0);
+}
+
+TEST_CASE("segments u32") {
+  segments_matrix<std::uint32_t>();
+}
+TEST_CASE("segments i32") {
+  segments_matrix<std::int32_t>();
+}
+TEST_CASE("segments f32") {
+  segments_matrix<float>();
+}
+TEST_CASE("segments u64") {
+  segments_matrix<std::uint64_t>();
+}
+TEST_CASE("segments i64") {
+  segments_matrix<std::int64_t>();
+}
+TEST_CASE("segments f64") {
+  segments_matrix<double>();
+}
+TEST_CASE("segments u16") {
+  segments_matrix<std::uint16_t>();
+}
+TEST_CASE("segments i16") {
+  segments_matrix<std::int16_t>();
+}
+TEST_CASE("segments f16") {
+  segments_matrix<clsort::half>();
+}
+TEST_CASE("segments bf16") {
+  segments_matrix<clsort::bfloat16>();
+}
+TEST_CASE("segments u8") {
+  segments_matrix<std::uint8_t>();
+}
+TEST_CASE("segments i8") {
+  segments_matrix<std::int8_t>();
+}
+
+template <class K, class V>
+void by_key_case() {
+  const KeyType type = clsort::key_type_of<K>::value;
+  for (Shape shape : {Shape::tiny, Shape::mixed, Shape::power_law, Shape::uncovered}) {
+    for (Dist dist : {Dist::few_unique, Dist::all_equal, special_distribution<K>()}) {
+      const std::size_t n = 3001;
+      const std::uint64_t seed = seed_for(type, int(dist), n, 0xb4 + int(shape));
+      const std::vector<K> input = make_keys<K>(dist, n, seed);
+      const std::vector<std::uint64_t> o = make_offsets(shape, n, 1300, seed);
+      for (Order order : both_orders()) {
+        std::string error = run_case<K, V, std::uint32_t>(small_sorter(), input, o, order);
+        if (error.empty()) error = run_case<K, V, std::uint32_t>(sequential_sorter(), input, o, order);
+        CHECK_MESSAGE(error.empty(), "by_key " << std::string(clsort::to_string(type)) << " values of "
+                                               << sizeof(V) << " bytes " << clsort::to_string(order)
+                                               << " shape=" << to_string(shape) << " dist=" << to_string(dist)
+                                               << ": " << error);
+      }
+    }
+  }
+}
+
+TEST_CASE("segments by_key: stable, values follow their keys") {
+  by_key_case<std::uint32_t, std::uint32_t>();
+  by_key_case<float, Tagged>();
+  by_key_case<std::int64_t, std::uint32_t>();
+  by_key_case<double, std::uint64_t>();
+  by_key_case<clsort::half, std::uint32_t>();
+  by_key_case<std::uint8_t, std::uint32_t>();
+}
+
+// The benchmark's shapes (tools/probes/segments.cpp) on the device's own tuning: 2^16 keys in all, 2^22
+// under CLSORT_TEST_FULL; keys and pairs.
+TEST_CASE("segments: benchmark shapes, device tuning") {
+  const std::size_t total = full_matrix() ? std::size_t(1) << 22 : std::size_t(1) << 16;
+  const std::vector<std::uint32_t> input = make_keys<std::uint32_t>(Dist::random, total, 0xbe7c);
+  for (std::size_t len : {std::size_t(16), std::size_t(256), std::size_t(16384), std::size_t(0)}) {
+    std::vector<std::uint64_t> o{0};
+    if (len) {
+      while (o.back() < total) o.push_back(o.back() + len);
+    } else {
+      o = make_offsets(Shape::power_law, total, 0, 0xbe7c);
+    }
+    CAPTURE(len);
+    for (Order order : both_orders()) {
+      CHECK(run_case<std::uint32_t, void, std::uint32_t>(shared_sorter(), input, o, order) == "");
+      CHECK(run_case<std::uint32_t, std::uint32_t, std::uint32_t>(shared_sorter(), input, o, order) == "");
+    }
+  }
+}
+
+TEST_CASE("segments with 64-bit offsets") {
+  for (Shape shape : {Shape::mixed, Shape::power_law, Shape::uncovered}) {
+    const std::size_t n = 4000;
+    const std::vector<float> input = make_keys<float>(Dist::float_specials, n, 0x64 + int(shape));
+    const std::vector<std::uint64_t> o = make_offsets(shape, n, 2500, 0x64);
+    for (Order order : both_orders()) {
+      std::string error = run_case<float, void, std::uint64_t>(small_sorter(), input, o, order);
+      CHECK_MESSAGE(error.empty(), to_string(shape) << ": " << error);
+      error = run_case<float, std::uint64_t, std::uint64_t>(small_sorter(), input, o, order);
+      CHECK_MESSAGE(error.empty(), to_string(shape) << " by key: " << error);
+    }
+  }
+}
+
+TEST_CASE("segments: nothing to sort") {
+  clsort::Sorter& s = small_sorter();
+  std::vector<std::uint32_t> keys{5, 4, 3, 2, 1}, same = keys;
+  s.sort_segments(keys, std::vector<std::uint32_t>{});
+  s.sort_segments(keys, std::vector<std::uint32_t>{2});
+  s.sort_segments(keys, std::vector<std::uint32_t>{0, 0, 1, 1, 2, 3, 3, 4, 5});
+  CHECK(keys == same);
+  std::vector<std::uint32_t> none;
+  s.sort_segments(none, std::vector<std::uint64_t>{0, 0, 0});
+  cl::Buffer kb(s.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, std::size_t(20), keys.data());
+  cl::Buffer ob(s.context(), CL_MEM_READ_WRITE, 8);
+  s.sort_segments<std::uint32_t>(kb, ob, 0).wait();  // the offsets are not read
+  std::vector<std::uint32_t> back(5);
+  REQUIRE(s.queue().enqueueReadBuffer(kb, CL_TRUE, 0, 20, back.data()) == CL_SUCCESS);
+  CHECK(back == same);
+}
+
+template <class T>
+cl::Buffer device_buffer(const clsort::Sorter& s, const std::vector<T>& data) {
+  return cl::Buffer(s.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(T),
+                    const_cast<T*>(data.data()));
+}
+template <class T>
+std::vector<T> read_back(const clsort::Sorter& s, const cl::Buffer& b, std::size_t n) {
+  std::vector<T> out(n);
+  REQUIRE(s.queue().enqueueReadBuffer(b, CL_TRUE, 0, n * sizeof(T), out.data()) == CL_SUCCESS);
+  return out;
+}
+
+// Device buffers: offsets that leave guard keys and values at both ends; the guards must survive.
+template <class K, class V, class O>
+void buffer_case(clsort::Sorter& s, Shape shape, std::size_t n) {
+  const KeyType type = clsort::key_type_of<K>::value;
+  const std::uint64_t seed = seed_for(type, 5, n, 0xbf + int(shape));
+  std::vector<std::uint64_t> o = make_offsets(shape, n, 2000, seed);
+  const std::size_t guard = 9;
+  for (auto& x : o) x += guard;
+  const std::vector<K> input = make_keys<K>(Dist::random, n + 2 * guard, seed);
+  for (Order order : both_orders()) {
+    CAPTURE(to_string(shape));
+    CAPTURE(n);
+    std::vector<K> expected = input;
+    cl::Buffer kb = device_buffer(s, input), ob = device_buffer(s, narrow<O>(o));
+    if constexpr (std::is_void_v<V>) {
+      reference<K, std::uint32_t>(expected, nullptr, o, order);
+      s.sort_segments<K, O>(kb, ob, o.size() - 1, {order}).wait();
+      CHECK(compare_sorted(expected, read_back<K>(s, kb, input.size())) == "");
+    } else {
+      const std::vector<V> values = make_values<V>(input.size(), seed);
+      std::vector<V> vexpected = values;
+      reference(expected, &vexpected, o, order);
+      // The wait list: the upload of the values, which the sort must follow. (A user event completed only
+      // after the call would deadlock: the call reads the state back after its wait list.)
+      cl::Buffer vb(s.context(), CL_MEM_READ_WRITE, values.size() * sizeof(V));
+      std::vector<cl::Event> wait(1);
+      REQUIRE(s.queue().enqueueWriteBuffer(vb, CL_FALSE, 0, values.size() * sizeof(V), values.data(), nullptr,
+                                           &wait[0]) == CL_SUCCESS);
+      s.sort_segments_by_key<K, V, O>(kb, vb, ob, o.size() - 1, {order}, wait).wait();
+      const std::vector<V> got_values = read_back<V>(s, vb, values.size());
+      CHECK(compare_sorted(expected, read_back<K>(s, kb, input.size()), &vexpected, &got_values) == "");
+    }
+  }
+}
+
+TEST_CASE("segments of device buffers, guard keys outside the segments") {
+  for (Shape shape : {Shape::tiny, Shape::mixed, Shape::power_law, Shape::single}) {
+    buffer_case<std::uint32_t, void, std::uint32_t>(small_sorter(), shape, 3000);
+    buffer_case<std::int16_t, void, std::uint64_t>(small_sorter(), shape, 3000);
+    buffer_case<double, std::uint32_t, std::uint64_t>(small_sorter(), shape, 3000);
+    buffer_case<std::uint32_t, std::uint64_t, std::uint32_t>(small_sorter(), shape, 3000);
+    buffer_case<std::uint32_t, std::uint64_t, std::uint32_t>(sequential_sorter(), shape, 3000);
+  }
+  buffer_case<float, std::uint32_t, std::uint32_t>(shared_sorter(), Shape::medium, 30000);
+}
+
+TEST_CASE("segments: bad arguments name the argument and change nothing") {
+  clsort::Sorter& s = small_sorter();
+  auto expect = [](const std::optional<clsort::Error>& e, const char* where) {
+    REQUIRE(e.has_value());
+    CHECK(e->where() == where);
+    CHECK(e->kind() == clsort::Error::Kind::invalid_argument);
+  };
+  const std::vector<std::uint32_t> input = make_keys<std::uint32_t>(Dist::random, 100, 3);
+  std::vector<std::uint32_t> keys = input, values(100, 7);
+  // Host forms.
+  expect(thrown([&] { s.sort_segments(keys, std::vector<std::uint32_t>{0, 50, 40, 100}); }), "offsets");
+  expect(thrown([&] { s.sort_segments(keys, std::vector<std::uint64_t>{0, 50, 101}); }), "offsets");
+  expect(thrown([&] { s.sort_segments(keys, std::vector<std::uint64_t>{0, 1ull << 40}); }), "offsets");
+  expect(thrown([&] { s.sort_segments(keys, std::vector<std::uint32_t>{5, 4}); }), "offsets");
+  std::vector<std::uint32_t> short_values(99);
+  expect(thrown([&] {
+           s.sort_segments_by_key(keys, short_values, std::vector<std::uint32_t>{0, 10});
+         }),
+         "values");
+  clsort::Options range;
+  range.end_bit = 16;
+  expect(thrown([&] { s.sort_segments(keys, std::vector<std::uint32_t>{0, 100}, range); }), "end_bit");
+  range.end_bit = 0;
+  range.begin_bit = 4;
+  expect(thrown([&] { s.sort_segments(keys, std::vector<std::uint32_t>{0, 100}, range); }), "begin_bit");
+  expect(thrown([&] {
+           s.sort_segments_host(KeyType::u32, keys.data(), keys.size(), nullptr, 0, nullptr, 4, 3, {});
+         }),
+         "offsets");
+  expect(thrown([&] {
+           const std::uint32_t o[2] = {0, 100};
+           s.sort_segments_host(KeyType::u32, keys.data(), keys.size(), nullptr, 0, o, 2, 1, {});
+         }),
+         "offsets");
+  expect(thrown([&] {
+           const std::uint32_t o[2] = {0, 100};
+           s.sort_segments_host(KeyType::u32, keys.data(), keys.size(), values.data(), 3, o, 4, 1, {});
+         }),
+         "values");
+  expect(thrown([&] {
+           const std::uint32_t o[2] = {0, 100};
+           s.sort_segments_host(KeyType::u32, nullptr, 100, nullptr, 0, o, 4, 1, {});
+         }),
+         "keys");
+  expect(thrown([&] {
+           const std::uint32_t o[2] = {0, 0};
+           s.sort_segments_host(KeyType::u32, keys.data(), 100, nullptr, 0, o, 4, std::size_t(1) << 32, {});
+         }),
+         "num_segments");
+  CHECK(keys == input);
+  CHECK(values == std::vector<std::uint32_t>(100, 7));
+
+  // Device forms: the buffers keep their random bytes.
+  const cl::Context& ctx = s.context();
+  const cl::CommandQueue& q = s.queue();
+  Filled kb(ctx, 400, 1), vb(ctx, 400, 2), wide(ctx, 800, 3);
+  auto offsets = [&](std::vector<std::uint32_t> o) { return device_buffer(s, o); };
+  expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, offsets({0, 50, 40, 100}), 3); }), "offsets");
+  expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, offsets({0, 50, 101}), 2); }), "offsets");
+  expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, offsets({7, 3}), 1); }), "offsets");
+  expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, offsets({0, 50, 100}), 3); }), "offsets");
+  expect(thrown([&] {
+           s.sort_segments<std::uint32_t, std::uint64_t>(kb.buffer, offsets({0, 50, 100}), 2);  // 1.5 offsets
+         }),
+         "offsets");
+  expect(thrown([&] {
+           s.sort_segments<std::uint32_t, std::uint64_t>(
+               kb.buffer, device_buffer(s, std::vector<std::uint64_t>{0, 1ull << 40}), 1);
+         }),
+         "offsets");
+  expect(thrown([&] {
+           s.sort_segments<std::uint32_t, std::uint64_t>(
+               kb.buffer, device_buffer(s, std::vector<std::uint64_t>{1ull << 33, 1ull << 33}), 1);
+         }),
+         "offsets");
+  expect(thrown([&] { s.sort_segments<std::uint32_t>(cl::Buffer(), offsets({0, 1}), 1); }), "keys");
+  expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, cl::Buffer(), 1); }), "offsets");
+  expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, kb.buffer, 1); }), "offsets");
+  expect(thrown([&] {
+           s.sort_segments<std::uint32_t>(kb.buffer, offsets({0, 1}), std::size_t(1) << 32);
+         }),
+         "num_segments");
+  expect(thrown([&] {
+           s.sort_segments_by_key<std::uint32_t, std::uint32_t>(kb.buffer, kb.buffer, offsets({0, 100}), 1);
+         }),
+         "values");
+  expect(thrown([&] {
+           s.sort_segments_by_key<std::uint32_t, std::uint64_t>(kb.buffer, vb.buffer, offsets({0, 100}), 1);
+         }),
+         "values");  // 400 bytes hold 50 values of 8 bytes: found on the device, before any write
+  expect(thrown([&] {
+           s.sort_segments_by_key<std::uint32_t, std::uint32_t>(kb.buffer, vb.buffer, offsets({0, 100}), 1,
+                                                                range);
+         }),
+         "begin_bit");
+  cl::Context other(s.device());
+  cl::Buffer foreign(other, CL_MEM_READ_WRITE, 400);
+  expect(thrown([&] { s.sort_segments<std::uint32_t>(foreign, offsets({0, 100}), 1); }), "keys");
+  CHECK(kb.unchanged(q));
+  CHECK(vb.unchanged(q));
+  CHECK(wide.unchanged(q));
+  // The Sorter still sorts after every refusal.
+  std::vector<std::uint32_t> k2 = input;
+  s.sort_segments(k2, std::vector<std::uint32_t>{0, 100});
+  CHECK(std::is_sorted(k2.begin(), k2.end()));
+}
+
+TEST_CASE("segments through the C API") {
+  clsort::Sorter& s = shared_sorter();
+  clsort_sorter cs = nullptr;
+  REQUIRE(clsort_sorter_create(s.queue()(), &cs) == CLSORT_SUCCESS);
+  const std::size_t n = 3000;
+  const std::vector<std::uint64_t> o = make_offsets(Shape::mixed, n, 1500, 11);
+  const std::vector<float> input = make_keys<float>(Dist::float_specials, n, 11);
+  for (Order order : both_orders()) {
+    const clsort_flags flags = order == Order::descending ? CLSORT_DESCENDING : 0;
+    std::vector<float> expected = input, keys = input;
+    std::vector<std::uint32_t> values(n), vexpected(n);
+    std::iota(values.begin(), values.end(), 0u);
+    vexpected = values;
+    reference(expected, &vexpected, o, order);
+    CHECK(clsort_sort_segments_host(cs, keys.data(), values.data(), n, o.data(), 8, o.size() - 1,
+                                    CLSORT_KEY_F32, 4, flags) == CLSORT_SUCCESS);
+    CHECK(compare_sorted(expected, keys, &vexpected, &values) == "");
+    // Device buffers, keys only, 32-bit offsets.
+    cl::Buffer kb = device_buffer(s, input), ob = device_buffer(s, narrow<std::uint32_t>(o));
+    cl_event done = nullptr;
+    REQUIRE(clsort_sort_segments(cs, kb(), nullptr, ob(), 4, o.size() - 1, CLSORT_KEY_F32, 0, flags, 0,
+                                 nullptr, &done) == CLSORT_SUCCESS);
+    REQUIRE(done != nullptr);
+    clWaitForEvents(1, &done);
+    clReleaseEvent(done);
+    CHECK(compare_sorted(expected, read_back<float>(s, kb, n)) == "");
+  }
+  // Bad offsets: refused, naming them, the keys unchanged.
+  std::vector<float> keys = input;
+  const std::vector<std::uint32_t> bad{0, 10, 5};
+  CHECK(clsort_sort_segments_host(cs, keys.data(), nullptr, n, bad.data(), 4, 2, CLSORT_KEY_F32, 0, 0) ==
+        CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(clsort_last_error_message()).find("offsets") != std::string::npos);
+  CHECK(clsort_sort_segments_host(cs, keys.data(), nullptr, n, bad.data(), 2, 2, CLSORT_KEY_F32, 0, 0) ==
+        CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(clsort_last_error_message()).find("offset_size") != std::string::npos);
+  CHECK(std::memcmp(keys.data(), input.data(), n * sizeof(float)) == 0);
+  Filled kb(s.context(), n * 4, 9);
+  cl::Buffer ob = device_buffer(s, bad);
+  cl_event ev = reinterpret_cast<cl_event>(1);
+  CHECK(clsort_sort_segments(cs, kb.buffer(), nullptr, ob(), 4, 2, CLSORT_KEY_F32, 0, 0, 0, nullptr, &ev) ==
+        CLSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(ev == nullptr);
+  CHECK(kb.unchanged(s.queue()));
+  CHECK(clsort_sort_segments(cs, kb.buffer(), nullptr, nullptr, 4, 2, CLSORT_KEY_F32, 0, 0, 0, nullptr,
+                             nullptr) == CLSORT_ERROR_INVALID_ARGUMENT);
+  clsort_sorter_destroy(cs);
+}
+
+}  // namespace
+}  // namespace clsort_test

@@ -1,0 +1,227 @@
+// clsort_probe_segments: the segmented sort (Sorter::sort_segments, sort_segments_by_key) on device
+// buffers, against a loop of single clsort sorts of the same segments on the same device, and against
+// std::sort looping over the segments on the host, in one process.
+//
+// Shapes (--shapes), each with --total keys in all (default 2^24): 2^20x16, 2^16x256, 2^10x16384 (the
+// count scales with the total: total/16 segments of 16 and so on) and power_law (lengths 1 + 4 / u^1.25,
+// u uniform in (0, 1], cut at what is left: mostly a few keys, a few segments of millions). The same
+// generator (seed 42) as tools/probes/cub_segmented.cu, so both time the same offsets. Keys are random
+// u32 (or --types), values (--pairs) their input index. Each row is the median of REPS calls, each timed
+// from enqueue to completion (wall clock) on a fresh copy of the keys (the copy is not timed). The loop
+// of single sorts runs on up to 512 segments, each already in a buffer of its own, and is scaled to all
+// segments ("loop ms", an estimate). std::sort sorts each segment of a copy (pairs: (key, value) pairs by
+// key). Every result is checked against std::stable_sort of each segment (values too); a mismatch prints
+// WRONG and the exit status is 1.
+//
+//   clsort_probe_segments --total 2^24 --shapes 2^20x16,power_law --reps 10 [--pairs] [--no-host]
+#include <CLI/CLI.hpp>
+#include <clsort/clsort.hpp>
+#include <clsort/key_transform.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../cli_common.hpp"
+
+namespace {
+
+using clsort::KeyType;
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// The offsets of a shape: "AxB" (A segments of B keys, A scaled so that A * B = total) or power_law.
+std::vector<std::uint32_t> make_offsets(const std::string& shape, std::size_t total) {
+  std::vector<std::uint32_t> o{0};
+  if (shape == "power_law") {
+    std::mt19937_64 rng(42);
+    while (o.back() < total) {
+      const double u = (double(rng() >> 11) + 1.0) / 9007199254740992.0;
+      const double len = std::min(1e9, 1.0 + 4.0 / std::pow(u, 1.25));
+      o.push_back(std::uint32_t(std::min<double>(double(total), double(o.back()) + std::floor(len))));
+    }
+    return o;
+  }
+  const std::size_t x = shape.find('x');
+  if (x == std::string::npos) throw std::runtime_error("unknown shape " + shape);
+  const std::size_t len = clsort_cli::parse_size(shape.substr(x + 1));
+  for (std::size_t at = len; at <= total; at += len) o.push_back(std::uint32_t(at));
+  return o;
+}
+
+struct Row {
+  double sort = 0, loop = 0, host = 0;
+  std::size_t segments = 0, longest = 0;
+  bool ok = true;
+};
+
+template <class K>
+Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std::uint32_t>& o, bool pairs,
+            int reps, bool host) {
+  const std::size_t n = keys.size(), num = o.size() - 1;
+  Row r;
+  r.segments = num;
+  for (std::size_t i = 0; i < num; ++i) r.longest = std::max<std::size_t>(r.longest, o[i + 1] - o[i]);
+  const cl::Context& ctx = s.context();
+  const cl::CommandQueue& q = s.queue();
+  std::vector<std::uint32_t> index(n);
+  std::iota(index.begin(), index.end(), 0u);
+  cl::Buffer input(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(K), const_cast<K*>(keys.data()));
+  cl::Buffer work(ctx, CL_MEM_READ_WRITE, n * sizeof(K));
+  cl::Buffer vinput(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, index.data());
+  cl::Buffer vwork(ctx, CL_MEM_READ_WRITE, n * 4);
+  cl::Buffer offsets(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, o.size() * 4,
+                     const_cast<std::uint32_t*>(o.data()));
+  std::vector<double> t_sort, t_loop, t_host;
+  for (int rep = 0; rep < reps + 1; ++rep) {  // one warm-up
+    q.enqueueCopyBuffer(input, work, 0, 0, n * sizeof(K));
+    if (pairs) q.enqueueCopyBuffer(vinput, vwork, 0, 0, n * 4);
+    q.finish();
+    const auto t0 = Clock::now();
+    if (pairs)
+      s.sort_segments_by_key<K, std::uint32_t>(work, vwork, offsets, num).wait();
+    else
+      s.sort_segments<K>(work, offsets, num).wait();
+    if (rep > 0) t_sort.push_back(ms_since(t0));
+  }
+  // The loop of single sorts: up to 512 segments spread over the shape, each in a buffer of its own.
+  {
+    const std::size_t count = std::min<std::size_t>(num, 512), step = num / count;
+    std::vector<cl::Buffer> kb, vb;
+    std::vector<std::size_t> len;
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::size_t sgm = i * step, l = o[sgm + 1] - o[sgm];
+      len.push_back(l);
+      kb.emplace_back(ctx, CL_MEM_READ_WRITE, std::max<std::size_t>(l, 1) * sizeof(K));
+      vb.emplace_back(ctx, CL_MEM_READ_WRITE, std::max<std::size_t>(l, 1) * 4);
+    }
+    for (int rep = 0; rep < std::max(1, reps / 2) + 1; ++rep) {
+      for (std::size_t i = 0; i < count; ++i)
+        if (len[i]) {
+          q.enqueueCopyBuffer(input, kb[i], o[i * step] * sizeof(K), 0, len[i] * sizeof(K));
+          if (pairs) q.enqueueCopyBuffer(vinput, vb[i], o[i * step] * 4, 0, len[i] * 4);
+        }
+      q.finish();
+      const auto t0 = Clock::now();
+      for (std::size_t i = 0; i < count; ++i) {
+        if (pairs)
+          s.sort_by_key<K, std::uint32_t>(kb[i], vb[i], len[i]);
+        else
+          s.sort<K>(kb[i], len[i]);
+      }
+      q.finish();
+      if (rep > 0) t_loop.push_back(ms_since(t0) * double(num) / double(count));
+    }
+  }
+  // The reference, and std::sort over the segments.
+  std::vector<K> expected = keys;
+  std::vector<std::uint32_t> vexpected = index;
+  for (std::size_t i = 0; i < num; ++i) {
+    std::stable_sort(vexpected.begin() + o[i], vexpected.begin() + o[i + 1],
+                     [&](std::uint32_t a, std::uint32_t b) { return clsort::key_less(keys[a], keys[b]); });
+    for (std::size_t j = o[i]; j < o[i + 1]; ++j) expected[j] = keys[vexpected[j]];
+  }
+  if (host) {
+    for (int rep = 0; rep < std::max(1, reps / 2); ++rep) {
+      if (pairs) {
+        std::vector<std::pair<K, std::uint32_t>> copy(n);
+        for (std::size_t i = 0; i < n; ++i) copy[i] = {keys[i], index[i]};
+        const auto t0 = Clock::now();
+        for (std::size_t i = 0; i < num; ++i)
+          std::sort(copy.begin() + o[i], copy.begin() + o[i + 1],
+                    [](const auto& a, const auto& b) { return clsort::key_less(a.first, b.first); });
+        t_host.push_back(ms_since(t0));
+      } else {
+        std::vector<K> copy = keys;
+        const auto t0 = Clock::now();
+        for (std::size_t i = 0; i < num; ++i)
+          std::sort(copy.begin() + o[i], copy.begin() + o[i + 1],
+                    [](K a, K b) { return clsort::key_less(a, b); });
+        t_host.push_back(ms_since(t0));
+      }
+    }
+    r.host = median(t_host);
+  }
+  std::vector<K> got(n);
+  q.enqueueReadBuffer(work, CL_TRUE, 0, n * sizeof(K), got.data());
+  r.ok = std::memcmp(got.data(), expected.data(), n * sizeof(K)) == 0;
+  if (pairs) {
+    std::vector<std::uint32_t> gv(n);
+    q.enqueueReadBuffer(vwork, CL_TRUE, 0, n * 4, gv.data());
+    r.ok = r.ok && gv == vexpected;
+  }
+  r.sort = median(t_sort);
+  r.loop = median(t_loop);
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("clsort_probe_segments: the segmented sort against a loop of sorts and std::sort per segment",
+               "clsort_probe_segments");
+  std::vector<std::string> types{"u32"}, shapes{"2^20x16", "2^16x256", "2^10x16384", "power_law"};
+  std::string total_text = "2^24";
+  int reps = 10;
+  bool pairs = false, no_host = false;
+  std::string device;
+  app.add_option("--types", types, "key types, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember(clsort_cli::key_type_names()));
+  app.add_option("--shapes", shapes, "AxB (segments x length; the count scales to the total) or power_law")
+      ->delimiter(',');
+  app.add_option("--total", total_text, "keys in all segments together (2^24, 1e6)");
+  app.add_option("--reps", reps, "calls per measurement; the median is printed")->check(CLI::Range(1, 1000));
+  app.add_flag("--pairs", pairs, "sort_segments_by_key with u32 values (the input index)");
+  app.add_flag("--no-host", no_host, "skip std::sort over the segments");
+  app.add_option("--device", device, "as CLSORT_DEVICE; default: the library's choice");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    const cl::Device dev = clsort_cli::open_device(device);
+    const std::size_t total = clsort_cli::parse_size(total_text);
+    std::printf("device %s, %s\n", clsort_cli::describe_device(dev).c_str(),
+                clsort_cli::now_string().c_str());
+    std::printf("%-4s %-5s %-11s %9s %9s %10s %9s %12s %12s %9s %9s %6s\n", "type", "what", "shape",
+                "segments", "longest", "clsort ms", "Gkeys/s", "loop ms", "std::sort ms", "vs loop", "vs std",
+                "check");
+    clsort::Sorter sorter(dev);
+    bool all_ok = true;
+    for (const auto& name : types) {
+      const KeyType type = clsort_cli::parse_key_type(name);
+      const std::vector<unsigned char> bytes = clsort_cli::random_keys(type, total, 42, false);
+      for (const auto& shape : shapes) {
+        const std::vector<std::uint32_t> o = make_offsets(shape, total);
+        const Row r = clsort_cli::visit_key_type(type, [&](auto tag) {
+          using K = typename decltype(tag)::type;
+          std::vector<K> keys(total);
+          std::memcpy(keys.data(), bytes.data(), total * sizeof(K));
+          return measure<K>(sorter, keys, o, pairs, reps, !no_host);
+        });
+        all_ok = all_ok && r.ok;
+        std::printf("%-4s %-5s %-11s %9zu %9zu %10.3f %9.3f %12.3f %12.3f %8.1fx %8.2fx %6s\n", name.c_str(),
+                    pairs ? "pairs" : "keys", shape.c_str(), r.segments, r.longest, r.sort,
+                    double(total) / r.sort * 1e-6, r.loop, no_host ? 0.0 : r.host, r.loop / r.sort,
+                    no_host ? 0.0 : r.host / r.sort, r.ok ? "ok" : "WRONG");
+        std::fflush(stdout);
+      }
+    }
+    return all_ok ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clsort_probe_segments: %s\n", e.what());
+    return 2;
+  }
+}
