@@ -438,6 +438,58 @@ clsort_status clsort_select_host(clsort_sorter sorter, const void* keys, size_t 
   });
 }
 
+clsort_status clsort_sort_segments(clsort_sorter sorter, cl_mem keys, cl_mem values, cl_mem offsets,
+                                   size_t offset_size, size_t num_segments, clsort_key_type key_type,
+                                   size_t value_size, clsort_flags flags, cl_uint num_events_in_wait_list,
+                                   const cl_event* event_wait_list, cl_event* event) {
+  if (event) *event = nullptr;
+  return guarded([&] {
+    if (!sorter) return invalid("sorter", "null clsort_sorter");
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    options.algorithm = clsort::Algorithm::automatic;
+    if (clsort_status s = check_buffer("keys", keys)) return s;
+    if (values) {
+      if (clsort_status s = check_buffer("values", values)) return s;
+      if (clsort_status s = check_value_size(value_size)) return s;
+    }
+    if (num_segments > 0)
+      if (clsort_status s = check_buffer("offsets", offsets)) return s;
+    if (offset_size != 4 && offset_size != 8)
+      return invalid("offset_size", "must be 4 or 8, got " + std::to_string(offset_size));
+    std::vector<cl::Event> wait;
+    if (clsort_status s = check_wait_list(num_events_in_wait_list, event_wait_list, &wait)) return s;
+    const cl::Buffer kbuf(keys, true);
+    cl::Buffer vbuf, obuf;
+    if (values) vbuf = cl::Buffer(values, true);
+    if (offsets) obuf = cl::Buffer(offsets, true);
+    return give_event(sorter->sorter.sort_segments_buffer(type, kbuf, values ? &vbuf : nullptr, value_size,
+                                                          obuf, offset_size, num_segments, options, wait),
+                      event);
+  });
+}
+
+clsort_status clsort_sort_segments_host(clsort_sorter sorter, void* keys, void* values, size_t n,
+                                        const void* offsets, size_t offset_size, size_t num_segments,
+                                        clsort_key_type key_type, size_t value_size, clsort_flags flags) {
+  return guarded([&] {
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    options.algorithm = clsort::Algorithm::automatic;
+    if (values)
+      if (clsort_status s = check_value_size(value_size)) return s;
+    if (offset_size != 4 && offset_size != 8)
+      return invalid("offset_size", "must be 4 or 8, got " + std::to_string(offset_size));
+    auto f = [&](clsort::Sorter& s) {
+      s.sort_segments_host(type, keys, n, values, value_size, offsets, offset_size, num_segments, options);
+    };
+    on_sorter(sorter, f);
+    return succeed();
+  });
+}
+
 clsort_status clsort_lexsort(clsort_sorter sorter, const clsort_column* columns, size_t num_columns, size_t n,
                              cl_mem indices_out, cl_uint num_events_in_wait_list,
                              const cl_event* event_wait_list, cl_event* event) {
@@ -492,95 +544,48 @@ clsort_status clsort_sort_custom_host(clsort_sorter sorter, void* data, size_t n
     if (clsort_status s = custom_options(flags, &options)) return s;
     if (!type_source) return invalid("type_source", "null pointer");
     if (!less) return invalid("less", "null pointer");
-  auto f = [&](clsort::Sorter& s) {
-    s.sort_custom_host(data, n, element_size, type_source, less, options);
-    clsort_status clsort_sort_segments(clsort_sorter sorter, cl_mem keys, cl_mem values, cl_mem offsets,
-                                       size_t offset_size, size_t num_segments, clsort_key_type key_type,
-                                       size_t value_size, clsort_flags flags, cl_uint num_events_in_wait_list,
-                                       const cl_event* event_wait_list, cl_event* event) {
-      if (event) *event = nullptr;
-      return guarded([&] {
-        if (!sorter) return invalid("sorter", "null clsort_sorter");
-        clsort::KeyType type{};
-        clsort::Options options;
-        if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-        options.algorithm = clsort::Algorithm::automatic;
-        if (clsort_status s = check_buffer("keys", keys)) return s;
-        if (values) {
-          if (clsort_status s = check_buffer("values", values)) return s;
-          if (clsort_status s = check_value_size(value_size)) return s;
-        }
-        if (num_segments > 0)
-          if (clsort_status s = check_buffer("offsets", offsets)) return s;
-        if (offset_size != 4 && offset_size != 8)
-          return invalid("offset_size", "must be 4 or 8, got " + std::to_string(offset_size));
-        std::vector<cl::Event> wait;
-        if (clsort_status s = check_wait_list(num_events_in_wait_list, event_wait_list, &wait)) return s;
-        const cl::Buffer kbuf(keys, true);
-        cl::Buffer vbuf, obuf;
-        if (values) vbuf = cl::Buffer(values, true);
-        if (offsets) obuf = cl::Buffer(offsets, true);
-        return give_event(
-            sorter->sorter.sort_segments_buffer(type, kbuf, values ? &vbuf : nullptr, value_size, obuf,
-                                                offset_size, num_segments, options, wait),
-            event);
-      });
-    }
+    auto f = [&](clsort::Sorter& s) {
+      s.sort_custom_host(data, n, element_size, type_source, less, options);
+    };
+    on_sorter(sorter, f);
+    return succeed();
+  });
+}
 
-    clsort_status clsort_sort_segments_host(clsort_sorter sorter, void* keys, void* values, size_t n,
-                                            const void* offsets, size_t offset_size, size_t num_segments,
-                                            clsort_key_type key_type, size_t value_size, clsort_flags flags) {
-      return guarded([&] {
-        clsort::KeyType type{};
-        clsort::Options options;
-        if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-        options.algorithm = clsort::Algorithm::automatic;
-        if (values)
-          if (clsort_status s = check_value_size(value_size)) return s;
-        if (offset_size != 4 && offset_size != 8)
-          return invalid("offset_size", "must be 4 or 8, got " + std::to_string(offset_size));
-        auto f = [&](clsort::Sorter& s) {
-          s.sort_segments_host(type, keys, n, values, value_size, offsets, offset_size, num_segments,
-                               options);
-        };
-        on_sorter(sorter, f);
-        return succeed();
-      });
-    }
+const char* clsort_status_string(clsort_status status) {
+  switch (status) {
+    case CLSORT_SUCCESS:
+      return "CLSORT_SUCCESS";
+    case CLSORT_ERROR_INVALID_ARGUMENT:
+      return "CLSORT_ERROR_INVALID_ARGUMENT";
+    case CLSORT_ERROR_OPENCL:
+      return "CLSORT_ERROR_OPENCL";
+    case CLSORT_ERROR_BUILD_FAILURE:
+      return "CLSORT_ERROR_BUILD_FAILURE";
+    case CLSORT_ERROR_OUT_OF_MEMORY:
+      return "CLSORT_ERROR_OUT_OF_MEMORY";
+    case CLSORT_ERROR_DEVICE_NOT_FOUND:
+      return "CLSORT_ERROR_DEVICE_NOT_FOUND";
+    case CLSORT_ERROR_INTERNAL:
+      return "CLSORT_ERROR_INTERNAL";
+  }
+  return "unknown clsort_status";
+}
 
-    const char* clsort_status_string(clsort_status status) {
-      switch (status) {
-        case CLSORT_SUCCESS:
-          return "CLSORT_SUCCESS";
-        case CLSORT_ERROR_INVALID_ARGUMENT:
-          return "CLSORT_ERROR_INVALID_ARGUMENT";
-        case CLSORT_ERROR_OPENCL:
-          return "CLSORT_ERROR_OPENCL";
-        case CLSORT_ERROR_BUILD_FAILURE:
-          return "CLSORT_ERROR_BUILD_FAILURE";
-        case CLSORT_ERROR_OUT_OF_MEMORY:
-          return "CLSORT_ERROR_OUT_OF_MEMORY";
-        case CLSORT_ERROR_DEVICE_NOT_FOUND:
-          return "CLSORT_ERROR_DEVICE_NOT_FOUND";
-        case CLSORT_ERROR_INTERNAL:
-          return "CLSORT_ERROR_INTERNAL";
-      }
-      return "unknown clsort_status";
-    }
+const char* clsort_opencl_status_string(cl_int status) {
+  return clsort::status_name(status);
+}
 
-    const char* clsort_opencl_status_string(cl_int status) {
-      return clsort::status_name(status);
-    }
+const char* clsort_last_error_message(void) {
+  return t_last.message.c_str();
+}
 
-    const char* clsort_last_error_message(void) {
-      return t_last.message.c_str();
-    }
+cl_int clsort_last_opencl_status(void) {
+  return t_last.opencl;
+}
 
-    cl_int clsort_last_opencl_status(void) {
-      return t_last.opencl;
-    }
+const char* clsort_version_string(void) {
+  return CLSORT_VERSION_STRING;
+}
 
-    const char* clsort_version_string(void) {
-      return CLSORT_VERSION_STRING;
-    }
-  }  // extern "C"
+}  // extern "C"

@@ -528,6 +528,39 @@ TEST_CASE("cli top k") {
   CHECK(!fs::exists(d / "bad.bin"));
 }
 
+TEST_CASE("cli segments") {
+  Dir d("segments");
+  write_file(d / "in.txt", "5\n-3\n9\n0\n-3\n7\n1\n");
+  write_file(d / "off.txt", "1\n4\n4\n6\n");  // [1,4), empty, [4,6); keys 0 and 6 stay
+  Result r = d.run("sort --type i32 --text --segments off.txt in.txt");
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "5\n-3\n0\n9\n-3\n7\n1\n");
+  r = d.run("sort --type i32 --text --descending --segments off.txt in.txt");
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "5\n9\n0\n-3\n7\n-3\n1\n");
+  // Binary, with values (stable: equal keys keep their input order).
+  const std::vector<std::uint32_t> keys{3, 1, 3, 1, 2, 2, 0};
+  const std::vector<std::uint64_t> values{0, 1, 2, 3, 4, 5, 6}, offsets{0, 4, 7};
+  write_file(d / "k.bin", bytes_of(keys));
+  write_file(d / "v.bin", bytes_of(values));
+  write_file(d / "o.bin", bytes_of(offsets));
+  r = d.run(
+      "sort --type u32 --segments o.bin k.bin -o k.out --values v.bin --values-type u64 --values-out v.out");
+  REQUIRE(r.code == 0);
+  CHECK(from_bytes<std::uint32_t>(read_file(d / "k.out")) == std::vector<std::uint32_t>{1, 1, 3, 3, 0, 2, 2});
+  CHECK(from_bytes<std::uint64_t>(read_file(d / "v.out")) == std::vector<std::uint64_t>{1, 3, 0, 2, 6, 4, 5});
+  // Bad offsets name the file; no output is left behind.
+  write_file(d / "bad.txt", "0\n5\n3\n");
+  r = d.run("sort --type i32 --text --segments bad.txt in.txt -o bad.out");
+  CHECK(r.code == 1);
+  CHECK(r.err.find("bad.txt") != std::string::npos);
+  CHECK(r.err.find("offsets") != std::string::npos);
+  CHECK(!fs::exists(d / "bad.out"));
+  r = d.run("sort --type i32 --text --segments off.txt --top-k 2 in.txt");
+  CHECK(r.code == 1);
+  CHECK(r.err.find("cannot be combined") != std::string::npos);
+}
+
 TEST_CASE("cli lexsort") {
   Dir d("lexsort");
   write_file(d / "a.txt", "3\n1\n3\n1\n2\n");
@@ -564,488 +597,452 @@ TEST_CASE("cli lexsort") {
   r = d.run("lexsort -k q32=a.bin -o bad.bin");
   CHECK(r.code != 0);
   CHECK(!fs::exists(d / "bad.bin"));
-  TEST_CASE("cli segments") {
-    Dir d("segments");
-    write_file(d / "in.txt", "5\n-3\n9\n0\n-3\n7\n1\n");
-    write_file(d / "off.txt", "1\n4\n4\n6\n");  // [1,4), empty, [4,6); keys 0 and 6 stay
-    Result r = d.run("sort --type i32 --text --segments off.txt in.txt");
+}
+
+TEST_CASE("cli sort by key") {
+  Dir d("by_key");
+  // Few distinct keys: stability is visible. Values are the input positions.
+  std::mt19937_64 rng(7);
+  std::vector<std::uint32_t> keys(6000);
+  for (auto& k : keys) k = std::uint32_t(rng() % 37);
+  std::vector<std::uint64_t> values(keys.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = i;
+  write_file(d / "keys.bin", bytes_of(keys));
+  write_file(d / "values.bin", bytes_of(values));
+  for (bool descending : {false, true}) {
+    CAPTURE(descending);
+    std::vector<std::uint64_t> order = values;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
+      return descending ? keys[a] > keys[b] : keys[a] < keys[b];
+    });
+    std::vector<std::uint32_t> sorted_keys;
+    for (auto i : order) sorted_keys.push_back(keys[i]);
+    const Result r = d.run(std::string("sort --type u32 ") + (descending ? "-d " : "") +
+                           "keys.bin -o k.out --values values.bin --values-type u64 --values-out v.out");
     REQUIRE(r.code == 0);
-    CHECK(r.out == "5\n-3\n0\n9\n-3\n7\n1\n");
-    r = d.run("sort --type i32 --text --descending --segments off.txt in.txt");
+    CHECK(read_file(d / "k.out") == bytes_of(sorted_keys));
+    CHECK(read_file(d / "v.out") == bytes_of(order));
+  }
+  // Default values output, and text values of another type.
+  Result r = d.run("sort --type u32 keys.bin -o k2.out --values values.bin --values-type f64");
+  REQUIRE(r.code == 0);
+  CHECK(read_file(d / "k2.out.values").size() == values.size() * 8);
+  write_file(d / "k.txt", "3\n1\n2\n1\n");
+  write_file(d / "v.txt", "-1.5\n10\n20\n30\n");
+  r = d.run("sort --type i64 --text k.txt -o ks.txt --values v.txt --values-type f32 --values-out vs.txt");
+  REQUIRE(r.code == 0);
+  CHECK(read_file(d / "ks.txt") == "1\n1\n2\n3\n");
+  CHECK(read_file(d / "vs.txt") == "10\n30\n20\n-1.5\n");
+}
+
+TEST_CASE("cli bad input") {
+  Dir d("bad_input");
+  write_file(d / "existing.out", "precious contents\n");
+  write_file(d / "ten.bin", std::string(10, 'x'));
+  write_file(d / "twelve.bin", std::string(12, '\1'));
+  write_file(d / "bad.txt", "1\n2\nthree\n4\n");
+  write_file(d / "blank.txt", "1\n\n2\n");
+  write_file(d / "big.txt", "1\n4294967296\n");
+  write_file(d / "three.bin", std::string(12, '\2'));
+  write_file(d / "two.bin", std::string(8, '\3'));
+
+  SUBCASE("size not a multiple of the key size") {
+    expect_failure(d, "sort --type u32 ten.bin -o existing.out", 1, "not a multiple of 4 bytes");
+    expect_failure(d, "sort --type f64 twelve.bin -o existing.out", 1, "not a multiple of 8 bytes");
+    expect_failure(d, "sort --type u32 ten.bin -o new.out", 1, "ten.bin");
+    expect_failure(d, "sort --type u64 - -o existing.out", 1, "not a multiple of 8 bytes", "twelve.bin");
+    expect_failure(d, "sort --type u64 - -o existing.out", 1, "partial", "|twelve.bin");  // found at the end
+  }
+  SUBCASE("unknown type") {
+    expect_failure(d, "sort --type u12 twelve.bin -o existing.out", 2, "u12");
+    expect_failure(d, "sort --type u32 twelve.bin -o existing.out --values two.bin --values-type x8", 2,
+                   "x8");
+  }
+  SUBCASE("unreadable input") {
+    expect_failure(d, "sort --type u32 missing.bin -o existing.out", 1, "missing.bin");
+    expect_failure(d, "sort --type u32 . -o existing.out", 1, "is a directory");
+  }
+  SUBCASE("unparsable text line, with its line number") {
+    expect_failure(d, "sort --type i32 --text bad.txt -o existing.out", 1, "line 3");
+    expect_failure(d, "sort --type i32 --text bad.txt -o existing.out", 1, "three");
+    expect_failure(d, "sort --type u32 --text blank.txt -o existing.out", 1, "line 2: empty line");
+    expect_failure(d, "sort --type u32 --text big.txt -o existing.out", 1,
+                   "line 2: '4294967296' is out of range");
+    expect_failure(d, "sort --type f32 --text - -o existing.out", 1, "stdin: line 3", "bad.txt");
+  }
+  SUBCASE("values count differs") {
+    expect_failure(d, "sort --type u32 three.bin -o existing.out --values two.bin --values-type u32", 1,
+                   "same count");
+    expect_failure(d, "sort --type u32 - -o existing.out --values two.bin --values-type u32", 1, "same count",
+                   "|three.bin");
+    expect_failure(d, "sort --type u32 - -o existing.out --values three.bin --values-type u32", 1,
+                   "same count", "|two.bin");
+    expect_failure(d, "sort --type u32 three.bin -o existing.out --values twelve.bin --values-type u16", 1,
+                   "values must be 4 or 8 bytes wide");
+    expect_failure(d, "sort --type u32 three.bin -o existing.out --values two.bin", 1, "--values-type");
+  }
+  SUBCASE("output cannot be written") {
+    expect_failure(d, "sort --type u32 three.bin -o no/such/dir/out", 1, "no/such/dir");
+    expect_failure(d, "sort --type u32 three.bin -o .", 1, "is a directory");
+  }
+  SUBCASE("unknown device") {
+    expect_failure(d, "sort --type u32 three.bin -o existing.out --device no-such-device-xyz", 1,
+                   "no-such-device-xyz");
+  }
+}
+
+TEST_CASE("cli bit range") {
+  Dir d("bit_range");
+  const std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(20000, 7);
+  write_file(d / "in.bin", bytes_of(keys));
+  write_file(d / "existing.out", "precious contents\n");
+  for (bool descending : {false, true}) {
+    CAPTURE(descending);
+    std::vector<std::uint32_t> want = keys;
+    std::stable_sort(want.begin(), want.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const std::uint32_t fa = (a >> 4) & 0xFF, fb = (b >> 4) & 0xFF;
+      return descending ? fa > fb : fa < fb;
+    });
+    const std::string order = descending ? " --descending" : "";
+    // One device pass, and chunks merged on the host by the same bits.
+    for (const char* chunks : {"", " --chunk-keys 3000"}) {
+      const Result r = d.run(std::string("sort -t u32 --begin-bit 4 --end-bit 12") + order + chunks +
+                             " in.bin -o out.bin");
+      REQUIRE(r.code == 0);
+      CHECK(read_file(d / "out.bin") == bytes_of(want));
+    }
+  }
+  expect_failure(d, "sort -t u32 --begin-bit 12 --end-bit 4 in.bin -o existing.out", 1, "--begin-bit 12");
+  expect_failure(d, "sort -t u16 --end-bit 17 in.bin -o existing.out", 1, "--end-bit 17");
+  expect_failure(d, "sort -t u32 --end-bit 8 -a merge in.bin -o existing.out", 1, "need radix");
+}
+
+TEST_CASE("cli multi chunk") {
+  Dir d("multi_chunk");
+  // Chunks of 1000 (and of 7: many runs, past the merge fan-in) give the single pass's output bit for bit.
+  const std::vector<double> keys = make_keys<double>(20011, 5);
+  const std::vector<std::int32_t> ikeys = make_keys<std::int32_t>(20011, 6);
+  std::vector<std::uint32_t> values(keys.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::uint32_t(i);
+  write_file(d / "f.bin", bytes_of(keys));
+  write_file(d / "i.bin", bytes_of(ikeys));
+  write_file(d / "v.bin", bytes_of(values));
+  write_file(d / "i1280.bin", bytes_of(std::vector<std::int32_t>(ikeys.begin(), ikeys.begin() + 1280)));
+  for (bool descending : {false, true}) {
+    CAPTURE(descending);
+    const std::string order = descending ? " -d" : "";
+    Result r = d.run("sort -t f64" + order + " f.bin -o one.out -v");
     REQUIRE(r.code == 0);
-    CHECK(r.out == "5\n9\n0\n-3\n7\n-3\n1\n");
-    // Binary, with values (stable: equal keys keep their input order).
-    const std::vector<std::uint32_t> keys{3, 1, 3, 1, 2, 2, 0};
-    const std::vector<std::uint64_t> values{0, 1, 2, 3, 4, 5, 6}, offsets{0, 4, 7};
-    write_file(d / "k.bin", bytes_of(keys));
-    write_file(d / "v.bin", bytes_of(values));
-    write_file(d / "o.bin", bytes_of(offsets));
+    CHECK(r.err.find("in 1 device pass") != std::string::npos);
+    CHECK(read_file(d / "one.out") == bytes_of(expected(keys, descending)));
+    r = d.run("sort -t f64" + order + " f.bin -o many.out --chunk-keys 1000 -v");
+    REQUIRE(r.code == 0);
+    CHECK(r.err.find("in 21 device passes") != std::string::npos);
+    CHECK(read_file(d / "many.out") == read_file(d / "one.out"));
+    r = d.run("sort -t f64" + order + " - --chunk-keys 7", "f.bin");
+    REQUIRE(r.code == 0);
+    CHECK(r.out == read_file(d / "one.out"));
+
+    // By key: stable across chunk boundaries.
+    r = d.run("sort -t i32" + order +
+              " i.bin -o k1.out --values v.bin --values-type u32 --values-out v1.out");
+    REQUIRE(r.code == 0);
+    r = d.run("sort -t i32" + order +
+              " i.bin -o k2.out --values v.bin --values-type u32 --values-out v2.out --chunk-keys 999");
+    REQUIRE(r.code == 0);
+    CHECK(read_file(d / "k2.out") == read_file(d / "k1.out"));
+    CHECK(read_file(d / "v2.out") == read_file(d / "v1.out"));
+    const auto sorted_values = from_bytes<std::uint32_t>(read_file(d / "v1.out"));
+    std::vector<std::uint32_t> want = values;
+    std::stable_sort(want.begin(), want.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return descending ? ikeys[a] > ikeys[b] : ikeys[a] < ikeys[b];
+    });
+    CHECK(sorted_values == want);
+
+    // A device that runs out of memory: passes are halved until they fit.
     r = d.run(
-        "sort --type u32 --segments o.bin k.bin -o k.out --values v.bin --values-type u64 --values-out "
-        "v.out");
+        "sort -t i32" + order +
+        " i.bin -o k3.out --values v.bin --values-type u32 --values-out v3.out --device-limit-keys 3000 -v");
     REQUIRE(r.code == 0);
-    CHECK(from_bytes<std::uint32_t>(read_file(d / "k.out")) ==
-          std::vector<std::uint32_t>{1, 1, 3, 3, 0, 2, 2});
-    CHECK(from_bytes<std::uint64_t>(read_file(d / "v.out")) ==
-          std::vector<std::uint64_t>{1, 3, 0, 2, 6, 4, 5});
-    // Bad offsets name the file; no output is left behind.
-    write_file(d / "bad.txt", "0\n5\n3\n");
-    r = d.run("sort --type i32 --text --segments bad.txt in.txt -o bad.out");
-    CHECK(r.code == 1);
-    CHECK(r.err.find("bad.txt") != std::string::npos);
-    CHECK(r.err.find("offsets") != std::string::npos);
-    CHECK(!fs::exists(d / "bad.out"));
-    r = d.run("sort --type i32 --text --segments off.txt --top-k 2 in.txt");
-    CHECK(r.code == 1);
-    CHECK(r.err.find("cannot be combined") != std::string::npos);
-  }
+    CHECK(r.err.find("retrying in passes of") != std::string::npos);
+    CHECK(read_file(d / "k3.out") == read_file(d / "k1.out"));
+    CHECK(read_file(d / "v3.out") == read_file(d / "v1.out"));
 
-  TEST_CASE("cli sort by key") {
-    Dir d("by_key");
-    // Few distinct keys: stability is visible. Values are the input positions.
-    std::mt19937_64 rng(7);
-    std::vector<std::uint32_t> keys(6000);
-    for (auto& k : keys) k = std::uint32_t(rng() % 37);
-    std::vector<std::uint64_t> values(keys.size());
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = i;
-    write_file(d / "keys.bin", bytes_of(keys));
-    write_file(d / "values.bin", bytes_of(values));
-    for (bool descending : {false, true}) {
-      CAPTURE(descending);
-      std::vector<std::uint64_t> order = values;
-      std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
-        return descending ? keys[a] > keys[b] : keys[a] < keys[b];
-      });
-      std::vector<std::uint32_t> sorted_keys;
-      for (auto i : order) sorted_keys.push_back(keys[i]);
-      const Result r = d.run(std::string("sort --type u32 ") + (descending ? "-d " : "") +
-                             "keys.bin -o k.out --values values.bin --values-type u64 --values-out v.out");
-      REQUIRE(r.code == 0);
-      CHECK(read_file(d / "k.out") == bytes_of(sorted_keys));
-      CHECK(read_file(d / "v.out") == bytes_of(order));
-    }
-    // Default values output, and text values of another type.
-    Result r = d.run("sort --type u32 keys.bin -o k2.out --values values.bin --values-type f64");
+    // Exactly as many runs as the merge fan-in (128), which are merged down to one before the end.
+    r = d.run("sort -t i32" + order + " - --chunk-keys 10", "|i1280.bin");
     REQUIRE(r.code == 0);
-    CHECK(read_file(d / "k2.out.values").size() == values.size() * 8);
-    write_file(d / "k.txt", "3\n1\n2\n1\n");
-    write_file(d / "v.txt", "-1.5\n10\n20\n30\n");
-    r = d.run("sort --type i64 --text k.txt -o ks.txt --values v.txt --values-type f32 --values-out vs.txt");
+    CHECK(r.out ==
+          bytes_of(expected(std::vector<std::int32_t>(ikeys.begin(), ikeys.begin() + 1280), descending)));
+
+    // Text through several chunks.
+    write_file(d / "i.txt", to_text(ikeys));
+    r = d.run("sort -t i32 --text" + order + " i.txt -o t.out --chunk-keys 4096");
     REQUIRE(r.code == 0);
-    CHECK(read_file(d / "ks.txt") == "1\n1\n2\n3\n");
-    CHECK(read_file(d / "vs.txt") == "10\n30\n20\n-1.5\n");
+    CHECK(read_file(d / "t.out") == to_text(expected(ikeys, descending)));
   }
+}
 
-  TEST_CASE("cli bad input") {
-    Dir d("bad_input");
-    write_file(d / "existing.out", "precious contents\n");
-    write_file(d / "ten.bin", std::string(10, 'x'));
-    write_file(d / "twelve.bin", std::string(12, '\1'));
-    write_file(d / "bad.txt", "1\n2\nthree\n4\n");
-    write_file(d / "blank.txt", "1\n\n2\n");
-    write_file(d / "big.txt", "1\n4294967296\n");
-    write_file(d / "three.bin", std::string(12, '\2'));
-    write_file(d / "two.bin", std::string(8, '\3'));
+TEST_CASE("cli bench") {
+  Dir d("bench");
+  const Result r = d.run("bench --sizes 2^8,1000 --types u32,f64 --reps 2 --csv b.csv --json b.json");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  for (const char* word :
+       {"device", "Columns", "median ms", "Mkeys/s", "vs std::sort", "vs serial", "host ms", "radix (OpenCL)",
+        "bitonic (OpenCL)", "selection (OpenCL)", "radix (serial)", "bitonic (serial)", "selection (serial)",
+        "std::sort", "First call"})
+    CHECK_MESSAGE(r.out.find(word) != std::string::npos, word);
+  CHECK(r.out.find("FAILED\n") == std::string::npos);
 
-    SUBCASE("size not a multiple of the key size") {
-      expect_failure(d, "sort --type u32 ten.bin -o existing.out", 1, "not a multiple of 4 bytes");
-      expect_failure(d, "sort --type f64 twelve.bin -o existing.out", 1, "not a multiple of 8 bytes");
-      expect_failure(d, "sort --type u32 ten.bin -o new.out", 1, "ten.bin");
-      expect_failure(d, "sort --type u64 - -o existing.out", 1, "not a multiple of 8 bytes", "twelve.bin");
-      expect_failure(d, "sort --type u64 - -o existing.out", 1, "partial",
-                     "|twelve.bin");  // found at the end
-    }
-    SUBCASE("unknown type") {
-      expect_failure(d, "sort --type u12 twelve.bin -o existing.out", 2, "u12");
-      expect_failure(d, "sort --type u32 twelve.bin -o existing.out --values two.bin --values-type x8", 2,
-                     "x8");
-    }
-    SUBCASE("unreadable input") {
-      expect_failure(d, "sort --type u32 missing.bin -o existing.out", 1, "missing.bin");
-      expect_failure(d, "sort --type u32 . -o existing.out", 1, "is a directory");
-    }
-    SUBCASE("unparsable text line, with its line number") {
-      expect_failure(d, "sort --type i32 --text bad.txt -o existing.out", 1, "line 3");
-      expect_failure(d, "sort --type i32 --text bad.txt -o existing.out", 1, "three");
-      expect_failure(d, "sort --type u32 --text blank.txt -o existing.out", 1, "line 2: empty line");
-      expect_failure(d, "sort --type u32 --text big.txt -o existing.out", 1,
-                     "line 2: '4294967296' is out of range");
-      expect_failure(d, "sort --type f32 --text - -o existing.out", 1, "stdin: line 3", "bad.txt");
-    }
-    SUBCASE("values count differs") {
-      expect_failure(d, "sort --type u32 three.bin -o existing.out --values two.bin --values-type u32", 1,
-                     "same count");
-      expect_failure(d, "sort --type u32 - -o existing.out --values two.bin --values-type u32", 1,
-                     "same count", "|three.bin");
-      expect_failure(d, "sort --type u32 - -o existing.out --values three.bin --values-type u32", 1,
-                     "same count", "|two.bin");
-      expect_failure(d, "sort --type u32 three.bin -o existing.out --values twelve.bin --values-type u16", 1,
-                     "values must be 4 or 8 bytes wide");
-      expect_failure(d, "sort --type u32 three.bin -o existing.out --values two.bin", 1, "--values-type");
-    }
-    SUBCASE("output cannot be written") {
-      expect_failure(d, "sort --type u32 three.bin -o no/such/dir/out", 1, "no/such/dir");
-      expect_failure(d, "sort --type u32 three.bin -o .", 1, "is a directory");
-    }
-    SUBCASE("unknown device") {
-      expect_failure(d, "sort --type u32 three.bin -o existing.out --device no-such-device-xyz", 1,
-                     "no-such-device-xyz");
-    }
+  const auto csv = parse_csv(read_file(d / "b.csv"));
+  REQUIRE(csv.size() > 1);
+  const auto& header = csv[0];
+  const auto col = [&](const char* name) { return csv_column(header, name); };
+  const std::size_t verified = col("verified"), n = col("n"), type = col("type"), ms = col("median_ms");
+  std::set<std::string> rows;
+  for (std::size_t i = 1; i < csv.size(); ++i) {
+    REQUIRE(csv[i].size() == header.size());
+    CHECK(csv[i][verified] == "yes");
+    CHECK(std::stod(csv[i][ms]) > 0);
+    CHECK(csv[i][col("values")] == "none");
+    rows.insert(csv[i][n] + " " + csv[i][type] + " " + csv[i][col("row")]);
   }
+  // Every algorithm, its serial version, the copy bound and std::sort at both sizes and types.
+  for (const char* size : {"256", "1000"})
+    for (const char* t : {"u32", "f64"})
+      for (const char* row :
+           {"radix (OpenCL)", "bitonic (OpenCL)", "selection (OpenCL)", "copy bound (pinned)",
+            "radix (serial)", "bitonic (serial)", "selection (serial)", "std::sort"})
+        CHECK_MESSAGE(rows.count(std::string(size) + " " + t + " " + row), size, " ", t, " ", row);
 
-  TEST_CASE("cli bit range") {
-    Dir d("bit_range");
-    const std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(20000, 7);
-    write_file(d / "in.bin", bytes_of(keys));
-    write_file(d / "existing.out", "precious contents\n");
-    for (bool descending : {false, true}) {
-      CAPTURE(descending);
-      std::vector<std::uint32_t> want = keys;
-      std::stable_sort(want.begin(), want.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const std::uint32_t fa = (a >> 4) & 0xFF, fb = (b >> 4) & 0xFF;
-        return descending ? fa > fb : fa < fb;
-      });
-      const std::string order = descending ? " --descending" : "";
-      // One device pass, and chunks merged on the host by the same bits.
-      for (const char* chunks : {"", " --chunk-keys 3000"}) {
-        const Result r = d.run(std::string("sort -t u32 --begin-bit 4 --end-bit 12") + order + chunks +
-                               " in.bin -o out.bin");
-        REQUIRE(r.code == 0);
-        CHECK(read_file(d / "out.bin") == bytes_of(want));
-      }
-    }
-    expect_failure(d, "sort -t u32 --begin-bit 12 --end-bit 4 in.bin -o existing.out", 1, "--begin-bit 12");
-    expect_failure(d, "sort -t u16 --end-bit 17 in.bin -o existing.out", 1, "--end-bit 17");
-    expect_failure(d, "sort -t u32 --end-bit 8 -a merge in.bin -o existing.out", 1, "need radix");
-  }
+  const std::string json = read_file(d / "b.json");
+  CHECK(JsonChecker(json).valid());
+  CHECK(json.find("\"rows\"") != std::string::npos);
+  CHECK(json.find("\"first_call\"") != std::string::npos);
+  CHECK(json.find("\"verified\": false") == std::string::npos);
+}
 
-  TEST_CASE("cli multi chunk") {
-    Dir d("multi_chunk");
-    // Chunks of 1000 (and of 7: many runs, past the merge fan-in) give the single pass's output bit for bit.
-    const std::vector<double> keys = make_keys<double>(20011, 5);
-    const std::vector<std::int32_t> ikeys = make_keys<std::int32_t>(20011, 6);
-    std::vector<std::uint32_t> values(keys.size());
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::uint32_t(i);
-    write_file(d / "f.bin", bytes_of(keys));
-    write_file(d / "i.bin", bytes_of(ikeys));
-    write_file(d / "v.bin", bytes_of(values));
-    write_file(d / "i1280.bin", bytes_of(std::vector<std::int32_t>(ikeys.begin(), ikeys.begin() + 1280)));
-    for (bool descending : {false, true}) {
-      CAPTURE(descending);
-      const std::string order = descending ? " -d" : "";
-      Result r = d.run("sort -t f64" + order + " f.bin -o one.out -v");
-      REQUIRE(r.code == 0);
-      CHECK(r.err.find("in 1 device pass") != std::string::npos);
-      CHECK(read_file(d / "one.out") == bytes_of(expected(keys, descending)));
-      r = d.run("sort -t f64" + order + " f.bin -o many.out --chunk-keys 1000 -v");
-      REQUIRE(r.code == 0);
-      CHECK(r.err.find("in 21 device passes") != std::string::npos);
-      CHECK(read_file(d / "many.out") == read_file(d / "one.out"));
-      r = d.run("sort -t f64" + order + " - --chunk-keys 7", "f.bin");
-      REQUIRE(r.code == 0);
-      CHECK(r.out == read_file(d / "one.out"));
-
-      // By key: stable across chunk boundaries.
-      r = d.run("sort -t i32" + order +
-                " i.bin -o k1.out --values v.bin --values-type u32 --values-out v1.out");
-      REQUIRE(r.code == 0);
-      r = d.run("sort -t i32" + order +
-                " i.bin -o k2.out --values v.bin --values-type u32 --values-out v2.out --chunk-keys 999");
-      REQUIRE(r.code == 0);
-      CHECK(read_file(d / "k2.out") == read_file(d / "k1.out"));
-      CHECK(read_file(d / "v2.out") == read_file(d / "v1.out"));
-      const auto sorted_values = from_bytes<std::uint32_t>(read_file(d / "v1.out"));
-      std::vector<std::uint32_t> want = values;
-      std::stable_sort(want.begin(), want.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return descending ? ikeys[a] > ikeys[b] : ikeys[a] < ikeys[b];
-      });
-      CHECK(sorted_values == want);
-
-      // A device that runs out of memory: passes are halved until they fit.
-      r = d.run("sort -t i32" + order +
-                " i.bin -o k3.out --values v.bin --values-type u32 --values-out v3.out --device-limit-keys "
-                "3000 -v");
-      REQUIRE(r.code == 0);
-      CHECK(r.err.find("retrying in passes of") != std::string::npos);
-      CHECK(read_file(d / "k3.out") == read_file(d / "k1.out"));
-      CHECK(read_file(d / "v3.out") == read_file(d / "v1.out"));
-
-      // Exactly as many runs as the merge fan-in (128), which are merged down to one before the end.
-      r = d.run("sort -t i32" + order + " - --chunk-keys 10", "|i1280.bin");
-      REQUIRE(r.code == 0);
-      CHECK(r.out ==
-            bytes_of(expected(std::vector<std::int32_t>(ikeys.begin(), ikeys.begin() + 1280), descending)));
-
-      // Text through several chunks.
-      write_file(d / "i.txt", to_text(ikeys));
-      r = d.run("sort -t i32 --text" + order + " i.txt -o t.out --chunk-keys 4096");
-      REQUIRE(r.code == 0);
-      CHECK(read_file(d / "t.out") == to_text(expected(ikeys, descending)));
-    }
-  }
-
-  TEST_CASE("cli bench") {
-    Dir d("bench");
-    const Result r = d.run("bench --sizes 2^8,1000 --types u32,f64 --reps 2 --csv b.csv --json b.json");
+TEST_CASE("cli bench values") {
+  // Key-value rows: the values are each key's input index, so "ok" checks pairing and stability exactly.
+  Dir d("bench_values");
+  for (const std::string values : {"u32", "u64"}) {
+    // u64 with edge cases: equal keys (stability) and NaNs (compared as a multiset of pairs).
+    const std::string args = values == "u32" ? "--types u32,f64" : "--types f32,i64 --specials";
+    const Result r = d.run("bench --sizes 2^8,1000 " + args + " --values " + values +
+                           " --reps 1 --no-first-call --csv v.csv --json v.json");
     INFO(r.out);
     REQUIRE(r.code == 0);
     for (const char* word :
-         {"device", "Columns", "median ms", "Mkeys/s", "vs std::sort", "vs serial", "host ms",
-          "radix (OpenCL)", "bitonic (OpenCL)", "selection (OpenCL)", "radix (serial)", "bitonic (serial)",
-          "selection (serial)", "std::sort", "First call"})
+         {"values   ", "sort_by_key", "std::stable_sort", "copy bound (pinned)", "host/bound"})
       CHECK_MESSAGE(r.out.find(word) != std::string::npos, word);
+    CHECK(r.out.find("values   " + values) != std::string::npos);
     CHECK(r.out.find("FAILED\n") == std::string::npos);
 
-    const auto csv = parse_csv(read_file(d / "b.csv"));
+    const auto csv = parse_csv(read_file(d / "v.csv"));
     REQUIRE(csv.size() > 1);
     const auto& header = csv[0];
     const auto col = [&](const char* name) { return csv_column(header, name); };
-    const std::size_t verified = col("verified"), n = col("n"), type = col("type"), ms = col("median_ms");
     std::set<std::string> rows;
     for (std::size_t i = 1; i < csv.size(); ++i) {
       REQUIRE(csv[i].size() == header.size());
-      CHECK(csv[i][verified] == "yes");
-      CHECK(std::stod(csv[i][ms]) > 0);
-      CHECK(csv[i][col("values")] == "none");
-      rows.insert(csv[i][n] + " " + csv[i][type] + " " + csv[i][col("row")]);
+      CHECK(csv[i][col("verified")] == "yes");
+      CHECK(csv[i][col("values")] == values);
+      // Device rows are put in proportion to the copy bound; nothing else is.
+      CHECK(csv[i][col("host_over_bound")].empty() == (csv[i][col("kind")] != "device"));
+      rows.insert(csv[i][col("row")]);
     }
-    // Every algorithm, its serial version, the copy bound and std::sort at both sizes and types.
-    for (const char* size : {"256", "1000"})
-      for (const char* t : {"u32", "f64"})
-        for (const char* row :
-             {"radix (OpenCL)", "bitonic (OpenCL)", "selection (OpenCL)", "copy bound (pinned)",
-              "radix (serial)", "bitonic (serial)", "selection (serial)", "std::sort"})
-          CHECK_MESSAGE(rows.count(std::string(size) + " " + t + " " + row), size, " ", t, " ", row);
+    for (const char* row : {"radix (OpenCL)", "bitonic (OpenCL)", "selection (OpenCL)", "copy bound (pinned)",
+                            "radix (serial)", "bitonic (serial)", "selection (serial)", "std::stable_sort"})
+      CHECK_MESSAGE(rows.count(row), row);
+    CHECK_FALSE(rows.count("std::sort"));
 
-    const std::string json = read_file(d / "b.json");
+    const std::string json = read_file(d / "v.json");
     CHECK(JsonChecker(json).valid());
-    CHECK(json.find("\"rows\"") != std::string::npos);
-    CHECK(json.find("\"first_call\"") != std::string::npos);
+    CHECK(json.find("\"values\": \"" + values + "\"") != std::string::npos);
+    CHECK(json.find("\"host_over_bound\"") != std::string::npos);
     CHECK(json.find("\"verified\": false") == std::string::npos);
   }
+  const Result r = d.run("bench --values u16");
+  CHECK(r.code == 2);
+}
 
-  TEST_CASE("cli bench values") {
-    // Key-value rows: the values are each key's input index, so "ok" checks pairing and stability exactly.
-    Dir d("bench_values");
-    for (const std::string values : {"u32", "u64"}) {
-      // u64 with edge cases: equal keys (stability) and NaNs (compared as a multiset of pairs).
-      const std::string args = values == "u32" ? "--types u32,f64" : "--types f32,i64 --specials";
-      const Result r = d.run("bench --sizes 2^8,1000 " + args + " --values " + values +
-                             " --reps 1 --no-first-call --csv v.csv --json v.json");
-      INFO(r.out);
-      REQUIRE(r.code == 0);
-      for (const char* word :
-           {"values   ", "sort_by_key", "std::stable_sort", "copy bound (pinned)", "host/bound"})
-        CHECK_MESSAGE(r.out.find(word) != std::string::npos, word);
-      CHECK(r.out.find("values   " + values) != std::string::npos);
-      CHECK(r.out.find("FAILED\n") == std::string::npos);
-
-      const auto csv = parse_csv(read_file(d / "v.csv"));
-      REQUIRE(csv.size() > 1);
-      const auto& header = csv[0];
-      const auto col = [&](const char* name) { return csv_column(header, name); };
-      std::set<std::string> rows;
-      for (std::size_t i = 1; i < csv.size(); ++i) {
-        REQUIRE(csv[i].size() == header.size());
-        CHECK(csv[i][col("verified")] == "yes");
-        CHECK(csv[i][col("values")] == values);
-        // Device rows are put in proportion to the copy bound; nothing else is.
-        CHECK(csv[i][col("host_over_bound")].empty() == (csv[i][col("kind")] != "device"));
-        rows.insert(csv[i][col("row")]);
-      }
-      for (const char* row :
-           {"radix (OpenCL)", "bitonic (OpenCL)", "selection (OpenCL)", "copy bound (pinned)",
-            "radix (serial)", "bitonic (serial)", "selection (serial)", "std::stable_sort"})
-        CHECK_MESSAGE(rows.count(row), row);
-      CHECK_FALSE(rows.count("std::sort"));
-
-      const std::string json = read_file(d / "v.json");
-      CHECK(JsonChecker(json).valid());
-      CHECK(json.find("\"values\": \"" + values + "\"") != std::string::npos);
-      CHECK(json.find("\"host_over_bound\"") != std::string::npos);
-      CHECK(json.find("\"verified\": false") == std::string::npos);
-    }
-    const Result r = d.run("bench --values u16");
-    CHECK(r.code == 2);
-  }
-
-  TEST_CASE("cli bench options") {
-    Dir d("bench_options");
-    Result r = d.run(
-        "bench --sizes 2^9 --algorithms radix --reps 1 --profile --sweep-wg --wg 32,64 --no-first-call");
-    INFO(r.out);
-    REQUIRE(r.code == 0);
-    CHECK(r.out.find("Profile") != std::string::npos);
-    CHECK(r.out.find("upload") != std::string::npos);
-    CHECK(r.out.find("radix.wg=32") != std::string::npos);
-    CHECK(r.out.find("radix.wg=64") != std::string::npos);
-    CHECK(r.out.find("bitonic (OpenCL)") == std::string::npos);
-    CHECK(r.out.find("FAILED\n") == std::string::npos);
-    // NaNs, infinities and zeros of both signs: the NaN region is verified as a multiset.
-    r = d.run("bench --sizes 300,3000 --types f32,f64 --specials --reps 1 --no-first-call");
-    CHECK(r.code == 0);
-    CHECK(r.out.find("edge case") != std::string::npos);
-    CHECK(r.out.find("FAILED\n") == std::string::npos);
-    // A GPU run's shape: no Boost.Sort rows, std::sort timed once, the rest as usual.
-    r = d.run("bench --sizes 2^9 --algorithms radix --reps 3 --no-cpu-libraries --no-serial --no-first-call");
-    CHECK(r.code == 0);
-    CHECK(r.out.find("block_indirect_sort") == std::string::npos);
-    CHECK(r.out.find("pdqsort") == std::string::npos);
-    CHECK(r.out.find("radix (serial)") == std::string::npos);
-    {
-      std::istringstream lines(r.out);
-      bool std_row = false;
-      for (std::string line; std::getline(lines, line);) {
-        // A row ends with its repetitions and "yes".
-        std::istringstream words(line);
-        std::vector<std::string> w{std::istream_iterator<std::string>(words), {}};
-        if (w.size() < 4 || w.back() != "yes" || w[1] != "u32") continue;
-        if (line.find("std::sort") != std::string::npos) {
-          std_row = true;
-          CHECK_MESSAGE(w[w.size() - 2] == "1", line);
-        } else if (line.find("radix (OpenCL)") != std::string::npos) {
-          CHECK_MESSAGE(w[w.size() - 2] == "3", line);
-        }
-      }
-      CHECK(std_row);
-    }
-    r = d.run("bench --sizes 0");
-    CHECK(r.code == 1);
-    r = d.run("bench --algorithms quicksort");
-    CHECK(r.code == 2);
-    r = d.run("bench --sizes 2^x");
-    CHECK(r.code == 1);
-    CHECK(r.err.find("2^x") != std::string::npos);
-  }
-
-  namespace {
-
-  /// The main table of a bench's output, one (n, type) group after another: each row's name and printed
-  /// median, and the group's "clsort / best CPU reference (REF): S" line.
-  struct BenchGroup {
-    std::string n, type;
-    std::vector<std::pair<std::string, double>> rows;  // row name, median ms
-    std::string best_reference;                        // REF; empty without the line
-    double best_speedup = -1;
-  };
-
-  std::vector<BenchGroup> bench_groups(const std::string& out) {
-    std::vector<BenchGroup> groups;
-    std::istringstream lines(out);
-    const std::string marker = "clsort / best CPU reference (";
+TEST_CASE("cli bench options") {
+  Dir d("bench_options");
+  Result r =
+      d.run("bench --sizes 2^9 --algorithms radix --reps 1 --profile --sweep-wg --wg 32,64 --no-first-call");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("Profile") != std::string::npos);
+  CHECK(r.out.find("upload") != std::string::npos);
+  CHECK(r.out.find("radix.wg=32") != std::string::npos);
+  CHECK(r.out.find("radix.wg=64") != std::string::npos);
+  CHECK(r.out.find("bitonic (OpenCL)") == std::string::npos);
+  CHECK(r.out.find("FAILED\n") == std::string::npos);
+  // NaNs, infinities and zeros of both signs: the NaN region is verified as a multiset.
+  r = d.run("bench --sizes 300,3000 --types f32,f64 --specials --reps 1 --no-first-call");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("edge case") != std::string::npos);
+  CHECK(r.out.find("FAILED\n") == std::string::npos);
+  // A GPU run's shape: no Boost.Sort rows, std::sort timed once, the rest as usual.
+  r = d.run("bench --sizes 2^9 --algorithms radix --reps 3 --no-cpu-libraries --no-serial --no-first-call");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("block_indirect_sort") == std::string::npos);
+  CHECK(r.out.find("pdqsort") == std::string::npos);
+  CHECK(r.out.find("radix (serial)") == std::string::npos);
+  {
+    std::istringstream lines(r.out);
+    bool std_row = false;
     for (std::string line; std::getline(lines, line);) {
+      // A row ends with its repetitions and "yes".
       std::istringstream words(line);
       std::vector<std::string> w{std::istream_iterator<std::string>(words), {}};
-      if (w.size() < 3 || w[0].find_first_not_of("0123456789") != std::string::npos) continue;
-      if (groups.empty() || groups.back().n != w[0] || groups.back().type != w[1]) {
-        groups.emplace_back();
-        groups.back().n = w[0];
-        groups.back().type = w[1];
-      }
-      BenchGroup& g = groups.back();
-      if (const auto at = line.find(marker); at != std::string::npos) {
-        const auto close = line.find("): ", at);
-        REQUIRE(close != std::string::npos);
-        g.best_reference = line.substr(at + marker.size(), close - at - marker.size());
-        g.best_speedup = std::stod(line.substr(close + 3));
-      } else if (w.size() >= 11 && (w.back() == "yes" || w.back() == "FAILED")) {
-        // n, type, the name's words, then 8 columns: median ms, Mkeys/s, ..., reps, ok.
-        std::string name;
-        for (std::size_t i = 2; i + 8 < w.size(); ++i) name += (name.empty() ? "" : " ") + w[i];
-        g.rows.emplace_back(name, std::stod(w[w.size() - 8]));
+      if (w.size() < 4 || w.back() != "yes" || w[1] != "u32") continue;
+      if (line.find("std::sort") != std::string::npos) {
+        std_row = true;
+        CHECK_MESSAGE(w[w.size() - 2] == "1", line);
+      } else if (line.find("radix (OpenCL)") != std::string::npos) {
+        CHECK_MESSAGE(w[w.size() - 2] == "3", line);
       }
     }
-    return groups;
+    CHECK(std_row);
   }
+  r = d.run("bench --sizes 0");
+  CHECK(r.code == 1);
+  r = d.run("bench --algorithms quicksort");
+  CHECK(r.code == 2);
+  r = d.run("bench --sizes 2^x");
+  CHECK(r.code == 1);
+  CHECK(r.err.find("2^x") != std::string::npos);
+}
 
-  bool is_cpu_reference(const std::string& row) {
-    for (const char* r : {"std::sort", "std::stable_sort", "boost pdqsort", "boost block_indirect_sort",
-                          "highway vqsort", "tbb::parallel_sort"})
-      if (row == r) return true;
-    return false;
-  }
+namespace {
 
-  /// Every group names its fastest CPU reference row, and its ratio is that row's median / the fastest
-  /// clsort row's (the printed medians are rounded, so within a few percent).
-  void check_best_references(const std::vector<BenchGroup>& groups) {
-    REQUIRE_FALSE(groups.empty());
-    for (const BenchGroup& g : groups) {
-      INFO(g.n << " " << g.type);
-      REQUIRE(!g.best_reference.empty());
-      double reference = -1, clsort = -1, named = -1;
-      for (const auto& [row, ms] : g.rows) {
-        const std::string device = " (OpenCL)";
-        const bool clsort_row = row.size() > device.size() &&
-                                row.compare(row.size() - device.size(), device.size(), device) == 0 &&
-                                row.rfind("boost.compute", 0) != 0;
-        if (is_cpu_reference(row)) reference = reference < 0 ? ms : std::min(reference, ms);
-        if (clsort_row) clsort = clsort < 0 ? ms : std::min(clsort, ms);
-        if (row == g.best_reference) named = ms;
-      }
-      CHECK(is_cpu_reference(g.best_reference));
-      REQUIRE(named > 0);
-      REQUIRE(clsort > 0);
-      CHECK(named == reference);
-      CHECK(g.best_speedup == doctest::Approx(named / clsort).epsilon(0.05));
+/// The main table of a bench's output, one (n, type) group after another: each row's name and printed
+/// median, and the group's "clsort / best CPU reference (REF): S" line.
+struct BenchGroup {
+  std::string n, type;
+  std::vector<std::pair<std::string, double>> rows;  // row name, median ms
+  std::string best_reference;                        // REF; empty without the line
+  double best_speedup = -1;
+};
+
+std::vector<BenchGroup> bench_groups(const std::string& out) {
+  std::vector<BenchGroup> groups;
+  std::istringstream lines(out);
+  const std::string marker = "clsort / best CPU reference (";
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::vector<std::string> w{std::istream_iterator<std::string>(words), {}};
+    if (w.size() < 3 || w[0].find_first_not_of("0123456789") != std::string::npos) continue;
+    if (groups.empty() || groups.back().n != w[0] || groups.back().type != w[1]) {
+      groups.emplace_back();
+      groups.back().n = w[0];
+      groups.back().type = w[1];
+    }
+    BenchGroup& g = groups.back();
+    if (const auto at = line.find(marker); at != std::string::npos) {
+      const auto close = line.find("): ", at);
+      REQUIRE(close != std::string::npos);
+      g.best_reference = line.substr(at + marker.size(), close - at - marker.size());
+      g.best_speedup = std::stod(line.substr(close + 3));
+    } else if (w.size() >= 11 && (w.back() == "yes" || w.back() == "FAILED")) {
+      // n, type, the name's words, then 8 columns: median ms, Mkeys/s, ..., reps, ok.
+      std::string name;
+      for (std::size_t i = 2; i + 8 < w.size(); ++i) name += (name.empty() ? "" : " ") + w[i];
+      g.rows.emplace_back(name, std::stod(w[w.size() - 8]));
     }
   }
+  return groups;
+}
 
-  }  // namespace
+bool is_cpu_reference(const std::string& row) {
+  for (const char* r : {"std::sort", "std::stable_sort", "boost pdqsort", "boost block_indirect_sort",
+                        "highway vqsort", "tbb::parallel_sort"})
+    if (row == r) return true;
+  return false;
+}
 
-  TEST_CASE("cli bench references") {
-    // The CPU reference rows of other libraries, each built only where CMake found it (tools/CMakeLists.txt):
-    // a row that was not built says so in the notes, and its checks are skipped.
-    Dir d("bench_references");
-    Result r = d.run(
-        "bench --sizes 2^12 --types u32,i32,f32,u64,i64,f64 --algorithms radix --reps 1 --no-serial "
-        "--no-first-call --json r.json");
-    // Shown for every run below (doctest reads r when a check fails), stderr too: the sanitizer pass reruns
-    // a test whose only failure is LeakSanitizer's own crash at exit, which it recognizes from the message
-    // there (tests/sanitizer/run.sh).
-    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+/// Every group names its fastest CPU reference row, and its ratio is that row's median / the fastest
+/// clsort row's (the printed medians are rounded, so within a few percent).
+void check_best_references(const std::vector<BenchGroup>& groups) {
+  REQUIRE_FALSE(groups.empty());
+  for (const BenchGroup& g : groups) {
+    INFO(g.n << " " << g.type);
+    REQUIRE(!g.best_reference.empty());
+    double reference = -1, clsort = -1, named = -1;
+    for (const auto& [row, ms] : g.rows) {
+      const std::string device = " (OpenCL)";
+      const bool clsort_row = row.size() > device.size() &&
+                              row.compare(row.size() - device.size(), device.size(), device) == 0 &&
+                              row.rfind("boost.compute", 0) != 0;
+      if (is_cpu_reference(row)) reference = reference < 0 ? ms : std::min(reference, ms);
+      if (clsort_row) clsort = clsort < 0 ? ms : std::min(clsort, ms);
+      if (row == g.best_reference) named = ms;
+    }
+    CHECK(is_cpu_reference(g.best_reference));
+    REQUIRE(named > 0);
+    REQUIRE(clsort > 0);
+    CHECK(named == reference);
+    CHECK(g.best_speedup == doctest::Approx(named / clsort).epsilon(0.05));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("cli bench references") {
+  // The CPU reference rows of other libraries, each built only where CMake found it (tools/CMakeLists.txt):
+  // a row that was not built says so in the notes, and its checks are skipped.
+  Dir d("bench_references");
+  Result r = d.run(
+      "bench --sizes 2^12 --types u32,i32,f32,u64,i64,f64 --algorithms radix --reps 1 --no-serial "
+      "--no-first-call --json r.json");
+  // Shown for every run below (doctest reads r when a check fails), stderr too: the sanitizer pass reruns
+  // a test whose only failure is LeakSanitizer's own crash at exit, which it recognizes from the message
+  // there (tests/sanitizer/run.sh).
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("FAILED\n") == std::string::npos);
+  const auto groups = bench_groups(r.out);
+  CHECK(groups.size() == 6);
+  check_best_references(groups);
+  for (const char* row : {"highway vqsort", "tbb::parallel_sort"}) {
+    if (r.out.find(std::string(row) + ": not built") != std::string::npos) {
+      MESSAGE(row << " not built: its rows are not checked");
+      continue;
+    }
+    // Every key type, verified like every row (a FAILED row would have failed the run above).
+    for (const BenchGroup& g : groups)
+      CHECK_MESSAGE(
+          std::count_if(g.rows.begin(), g.rows.end(), [&](const auto& x) { return x.first == row; }) == 1,
+          g.type, " ", row);
+  }
+  const std::string json = read_file(d / "r.json");
+  CHECK(JsonChecker(json).valid());
+  CHECK(json.find("\"best_cpu_reference\": [\n") != std::string::npos);
+  CHECK(json.find("\"reference_row\"") != std::string::npos);
+
+  // Runs where the libraries' rows sit out and a std sort is the only reference.
+  auto std_reference_only = [&](const std::string& args, const std::string& reference) {
+    r = d.run("bench --sizes 2^12 --algorithms radix --reps 1 --no-serial --no-first-call " + args);
     REQUIRE(r.code == 0);
-    CHECK(r.out.find("FAILED\n") == std::string::npos);
-    const auto groups = bench_groups(r.out);
-    CHECK(groups.size() == 6);
-    check_best_references(groups);
-    for (const char* row : {"highway vqsort", "tbb::parallel_sort"}) {
-      if (r.out.find(std::string(row) + ": not built") != std::string::npos) {
-        MESSAGE(row << " not built: its rows are not checked");
-        continue;
-      }
-      // Every key type, verified like every row (a FAILED row would have failed the run above).
-      for (const BenchGroup& g : groups)
-        CHECK_MESSAGE(
-            std::count_if(g.rows.begin(), g.rows.end(), [&](const auto& x) { return x.first == row; }) == 1,
-            g.type, " ", row);
-    }
-    const std::string json = read_file(d / "r.json");
-    CHECK(JsonChecker(json).valid());
-    CHECK(json.find("\"best_cpu_reference\": [\n") != std::string::npos);
-    CHECK(json.find("\"reference_row\"") != std::string::npos);
-
-    // Runs where the libraries' rows sit out and a std sort is the only reference.
-    auto std_reference_only = [&](const std::string& args, const std::string& reference) {
-      r = d.run("bench --sizes 2^12 --algorithms radix --reps 1 --no-serial --no-first-call " + args);
-      REQUIRE(r.code == 0);
-      check_best_references(bench_groups(r.out));
-      CHECK(r.out.find("clsort / best CPU reference (" + reference + ")") != std::string::npos);
-      CHECK(r.out.find("highway vqsort  ") == std::string::npos);
-      CHECK(r.out.find("tbb::parallel_sort  ") == std::string::npos);
-    };
-    // Pairs: the libraries' rows sort keys alone, so std::stable_sort is the only reference.
-    std_reference_only("--values u32", "std::stable_sort");
-    // A GPU run's shape: no library rows, std::sort the reference.
-    std_reference_only("--types u64 --no-cpu-libraries", "std::sort");
-
-    // Edge cases: vqsort orders -0 and +0 as equal, so it sits out float keys; tbb::parallel_sort runs with
-    // clsort::key_less and must order NaNs, -0 and subnormals exactly as clsort does.
-    r = d.run(
-        "bench --sizes 3000 --types f32,i64 --specials --algorithms radix --reps 1 --no-serial "
-        "--no-first-call");
-    REQUIRE(r.code == 0);
-    CHECK(r.out.find("FAILED\n") == std::string::npos);
     check_best_references(bench_groups(r.out));
-    if (r.out.find("highway vqsort: not built") == std::string::npos)
-      CHECK(r.out.find("highway vqsort: not run on f32 keys with --specials") != std::string::npos);
-  }
+    CHECK(r.out.find("clsort / best CPU reference (" + reference + ")") != std::string::npos);
+    CHECK(r.out.find("highway vqsort  ") == std::string::npos);
+    CHECK(r.out.find("tbb::parallel_sort  ") == std::string::npos);
+  };
+  // Pairs: the libraries' rows sort keys alone, so std::stable_sort is the only reference.
+  std_reference_only("--values u32", "std::stable_sort");
+  // A GPU run's shape: no library rows, std::sort the reference.
+  std_reference_only("--types u64 --no-cpu-libraries", "std::sort");
+
+  // Edge cases: vqsort orders -0 and +0 as equal, so it sits out float keys; tbb::parallel_sort runs with
+  // clsort::key_less and must order NaNs, -0 and subnormals exactly as clsort does.
+  r = d.run(
+      "bench --sizes 3000 --types f32,i64 --specials --algorithms radix --reps 1 --no-serial "
+      "--no-first-call");
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("FAILED\n") == std::string::npos);
+  check_best_references(bench_groups(r.out));
+  if (r.out.find("highway vqsort: not built") == std::string::npos)
+    CHECK(r.out.find("highway vqsort: not run on f32 keys with --specials") != std::string::npos);
+}

@@ -249,6 +249,66 @@ void run_lexsort(clsort::Sorter& sorter, KeyType type, Order order, const std::v
     report(what + " lexsort", "bytes past n changed");
 }
 
+// The segmented sort of n keys between guards: lengths 0 to 40 with one of 100 keys and one of 33 (one chunk
+// of a single key past a full one, n >= 200), keys only (32-bit offsets) and with 8-byte values (64-bit
+// offsets), each segment checked, the guards unchanged.
+void run_segments(clsort::Sorter& sorter, KeyType type, Order order, const std::vector<std::uint64_t>& keys,
+                  std::mt19937_64& rng, const std::string& what) {
+  const std::size_t n = keys.size(), guard = 3, kb = width(type);
+  std::vector<std::uint64_t> off{guard};
+  while (off.back() < guard + n) {
+    const std::size_t len = n >= 200 && off.size() == 4 ? 100 : n >= 200 && off.size() == 6 ? 33 : rng() % 41;
+    off.push_back(std::min<std::uint64_t>(guard + n, off.back() + len));
+  }
+  const std::size_t num = off.size() - 1;
+  std::vector<std::uint64_t> all(guard, 0x5A);
+  all.insert(all.end(), keys.begin(), keys.end());
+  all.insert(all.end(), guard, 0x5A);
+  const std::vector<unsigned char> bytes = pack(type, all);
+  const std::vector<std::uint32_t> off32(off.begin(), off.end());
+  const cl::CommandQueue& q = sorter.queue();
+  for (bool with_values : {false, true}) {
+    std::vector<unsigned char> k = bytes;
+    const std::vector<unsigned char> v = make_values(all.size(), 8, rng);
+    cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(), k.data());
+    cl::Buffer vbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size(),
+                    const_cast<unsigned char*>(v.data()));
+    cl::Buffer obuf = with_values ? cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                               off.size() * 8, off.data())
+                                  : cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                               off32.size() * 4, const_cast<std::uint32_t*>(off32.data()));
+    for (const cl::Buffer& b : {kbuf, vbuf, obuf}) buffers->push_back(b);
+    sorter
+        .sort_segments_buffer(type, kbuf, with_values ? &vbuf : nullptr, 8, obuf, with_values ? 8 : 4, num,
+                              {order}, {})
+        .wait();
+    note_kernels(sorter);
+    std::vector<unsigned char> ko(k.size()), vo(v.size());
+    q.enqueueReadBuffer(kbuf, CL_TRUE, 0, ko.size(), ko.data());
+    q.enqueueReadBuffer(vbuf, CL_TRUE, 0, vo.size(), vo.data());
+    const std::string mode = what + (with_values ? " segments by key (8)" : " segments");
+    if (!std::equal(ko.begin(), ko.begin() + std::ptrdiff_t(guard * kb), bytes.begin()) ||
+        !std::equal(ko.end() - std::ptrdiff_t(guard * kb), ko.end(),
+                    bytes.end() - std::ptrdiff_t(guard * kb)))
+      report(mode, "guard keys changed");
+    const std::vector<std::uint64_t> out = unpack(type, ko.data(), all.size());
+    const std::vector<std::uint64_t> index = value_indices(vo, 8);
+    for (std::size_t s = 0; s < num; ++s) {
+      const auto b = std::ptrdiff_t(off[s]), e = std::ptrdiff_t(off[s + 1]);
+      const std::vector<std::uint64_t> in_seg(all.begin() + b, all.begin() + e),
+          out_seg(out.begin() + b, out.begin() + e);
+      std::vector<std::uint64_t> idx(index.begin() + b, index.begin() + e);
+      for (auto& i : idx) i -= std::uint64_t(b);
+      report(mode, with_values ? check_pairs(type, order, in_seg, out_seg, idx)
+                               : check_keys(type, order, in_seg, out_seg));
+    }
+    if (with_values)
+      report(mode, check_values_follow(v, vo, 8));
+    else if (vo != v)
+      report(mode, "values changed by a keys-only sort");
+  }
+}
+
 // sort_custom of n structs in a device buffer with room past n: 1-byte ones ordered by their high nibble
 // (u8), or 12-byte (float key, uint id, uint position) by key, then id (f32); against std::stable_sort.
 void run_custom(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std::size_t n,
@@ -301,126 +361,66 @@ void run_custom(clsort::Sorter& sorter, const Config& c, KeyType type, Order ord
   if (!std::equal(got.begin() + std::ptrdiff_t(n * size), got.end(),
                   bytes.begin() + std::ptrdiff_t(n * size)))
     report(what + " sort_custom", "bytes past n changed");
-  // The segmented sort of n keys between guards: lengths 0 to 40 with one of 100 keys and one of 33 (one
-  // chunk of a single key past a full one, n >= 200), keys only (32-bit offsets) and with 8-byte values
-  // (64-bit offsets), each segment checked, the guards unchanged.
-  void run_segments(clsort::Sorter & sorter, KeyType type, Order order,
-                    const std::vector<std::uint64_t>& keys, std::mt19937_64& rng, const std::string& what) {
-    const std::size_t n = keys.size(), guard = 3, kb = width(type);
-    std::vector<std::uint64_t> off{guard};
-    while (off.back() < guard + n) {
-      const std::size_t len = n >= 200 && off.size() == 4   ? 100
-                              : n >= 200 && off.size() == 6 ? 33
-                                                            : rng() % 41;
-      off.push_back(std::min<std::uint64_t>(guard + n, off.back() + len));
-    }
-    const std::size_t num = off.size() - 1;
-    std::vector<std::uint64_t> all(guard, 0x5A);
-    all.insert(all.end(), keys.begin(), keys.end());
-    all.insert(all.end(), guard, 0x5A);
-    const std::vector<unsigned char> bytes = pack(type, all);
-    const std::vector<std::uint32_t> off32(off.begin(), off.end());
-    const cl::CommandQueue& q = sorter.queue();
-    for (bool with_values : {false, true}) {
-      std::vector<unsigned char> k = bytes;
-      const std::vector<unsigned char> v = make_values(all.size(), 8, rng);
-      cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(), k.data());
-      cl::Buffer vbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size(),
-                      const_cast<unsigned char*>(v.data()));
-      cl::Buffer obuf = with_values ? cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                                 off.size() * 8, off.data())
-                                    : cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                                 off32.size() * 4, const_cast<std::uint32_t*>(off32.data()));
-      for (const cl::Buffer& b : {kbuf, vbuf, obuf}) buffers->push_back(b);
-      sorter
-          .sort_segments_buffer(type, kbuf, with_values ? &vbuf : nullptr, 8, obuf, with_values ? 8 : 4, num,
-                                {order}, {})
-          .wait();
-      note_kernels(sorter);
-      std::vector<unsigned char> ko(k.size()), vo(v.size());
-      q.enqueueReadBuffer(kbuf, CL_TRUE, 0, ko.size(), ko.data());
-      q.enqueueReadBuffer(vbuf, CL_TRUE, 0, vo.size(), vo.data());
-      const std::string mode = what + (with_values ? " segments by key (8)" : " segments");
-      if (!std::equal(ko.begin(), ko.begin() + std::ptrdiff_t(guard * kb), bytes.begin()) ||
-          !std::equal(ko.end() - std::ptrdiff_t(guard * kb), ko.end(),
-                      bytes.end() - std::ptrdiff_t(guard * kb)))
-        report(mode, "guard keys changed");
-      const std::vector<std::uint64_t> out = unpack(type, ko.data(), all.size());
-      const std::vector<std::uint64_t> index = value_indices(vo, 8);
-      for (std::size_t s = 0; s < num; ++s) {
-        const auto b = std::ptrdiff_t(off[s]), e = std::ptrdiff_t(off[s + 1]);
-        const std::vector<std::uint64_t> in_seg(all.begin() + b, all.begin() + e),
-            out_seg(out.begin() + b, out.begin() + e);
-        std::vector<std::uint64_t> idx(index.begin() + b, index.begin() + e);
-        for (auto& i : idx) i -= std::uint64_t(b);
-        report(mode, with_values ? check_pairs(type, order, in_seg, out_seg, idx)
-                                 : check_keys(type, order, in_seg, out_seg));
-      }
-      if (with_values)
-        report(mode, check_values_follow(v, vo, 8));
-      else if (vo != v)
-        report(mode, "values changed by a keys-only sort");
-    }
-  }
+}
 
-  void run(clsort::Sorter & sorter, const Config& c, KeyType type, Order order, std::size_t n,
-           std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    const bool is_float =
-        type == KeyType::f32 || type == KeyType::f64 || type == KeyType::f16 || type == KeyType::bf16;
-    const Dist dist = is_float ? Dist::specials : Dist::few_unique;
-    const std::vector<std::uint64_t> keys = make_keys(type, dist, n, rng);
-    const clsort::Options options{order, c.algorithm};
-    const std::string what = std::string(c.name) + " " + clsort::to_string(type) + " " +
-                             clsort::to_string(order) + " n=" + std::to_string(n);
-    const unsigned kb = width(type);
-    const cl::CommandQueue& q = sorter.queue();
-    if (c.mode == Mode::select) return run_select(sorter, type, order, keys, what);
-    if (c.mode == Mode::lexsort) return run_lexsort(sorter, type, order, keys, rng, what);
-    if (c.mode == Mode::custom) return run_custom(sorter, c, type, order, n, rng, what);
-    if (c.mode == Mode::segments) return run_segments(sorter, type, order, keys, rng, what);
+void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std::size_t n,
+         std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const bool is_float =
+      type == KeyType::f32 || type == KeyType::f64 || type == KeyType::f16 || type == KeyType::bf16;
+  const Dist dist = is_float ? Dist::specials : Dist::few_unique;
+  const std::vector<std::uint64_t> keys = make_keys(type, dist, n, rng);
+  const clsort::Options options{order, c.algorithm};
+  const std::string what = std::string(c.name) + " " + clsort::to_string(type) + " " +
+                           clsort::to_string(order) + " n=" + std::to_string(n);
+  const unsigned kb = width(type);
+  const cl::CommandQueue& q = sorter.queue();
+  if (c.mode == Mode::select) return run_select(sorter, type, order, keys, what);
+  if (c.mode == Mode::lexsort) return run_lexsort(sorter, type, order, keys, rng, what);
+  if (c.mode == Mode::custom) return run_custom(sorter, c, type, order, n, rng, what);
+  if (c.mode == Mode::segments) return run_segments(sorter, type, order, keys, rng, what);
 
-    {  // Keys only, in a device buffer with room past n that must stay untouched.
-      std::vector<unsigned char> bytes = pack(type, keys);
-      const std::size_t tail = 3 * kb;
-      bytes.resize(bytes.size() + tail, 0xA5);
-      cl::Buffer buf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
-      buffers->push_back(buf);
-      sorter.sort_buffer(type, buf, nullptr, 0, n, options, {}).wait();
-      note_kernels(sorter);
-      std::vector<unsigned char> out(bytes.size());
-      q.enqueueReadBuffer(buf, CL_TRUE, 0, out.size(), out.data());
-      report(what + " keys", check_keys(type, order, keys, unpack(type, out.data(), n)));
-      if (!std::equal(out.end() - tail, out.end(), bytes.end() - tail))
-        report(what + " keys", "bytes past n changed");
-    }
-    {  // By key, 4-byte values, through the host path.
-      std::vector<unsigned char> k = pack(type, keys), v = make_values(n, 4, rng);
-      const std::vector<unsigned char> v0 = v;
-      sorter.sort_host(type, k.data(), n, v.data(), 4, options);
-      note_kernels(sorter);
-      report(what + " by key (4)",
-             check_pairs(type, order, keys, unpack(type, k.data(), n), value_indices(v, 4)));
-      report(what + " by key (4)", check_values_follow(v0, v, 4));
-    }
-    {  // By key, 8-byte values, in device buffers.
-      const std::vector<unsigned char> k = pack(type, keys), v = make_values(n, 8, rng);
-      cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(),
-                      const_cast<unsigned char*>(k.data()));
-      cl::Buffer vbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size(),
-                      const_cast<unsigned char*>(v.data()));
-      buffers->push_back(kbuf);
-      buffers->push_back(vbuf);
-      sorter.sort_buffer(type, kbuf, &vbuf, 8, n, options, {}).wait();
-      note_kernels(sorter);
-      std::vector<unsigned char> ko(k.size()), vo(v.size());
-      q.enqueueReadBuffer(kbuf, CL_TRUE, 0, ko.size(), ko.data());
-      q.enqueueReadBuffer(vbuf, CL_TRUE, 0, vo.size(), vo.data());
-      report(what + " by key (8)",
-             check_pairs(type, order, keys, unpack(type, ko.data(), n), value_indices(vo, 8)));
-      report(what + " by key (8)", check_values_follow(v, vo, 8));
-    }
+  {  // Keys only, in a device buffer with room past n that must stay untouched.
+    std::vector<unsigned char> bytes = pack(type, keys);
+    const std::size_t tail = 3 * kb;
+    bytes.resize(bytes.size() + tail, 0xA5);
+    cl::Buffer buf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
+    buffers->push_back(buf);
+    sorter.sort_buffer(type, buf, nullptr, 0, n, options, {}).wait();
+    note_kernels(sorter);
+    std::vector<unsigned char> out(bytes.size());
+    q.enqueueReadBuffer(buf, CL_TRUE, 0, out.size(), out.data());
+    report(what + " keys", check_keys(type, order, keys, unpack(type, out.data(), n)));
+    if (!std::equal(out.end() - tail, out.end(), bytes.end() - tail))
+      report(what + " keys", "bytes past n changed");
   }
+  {  // By key, 4-byte values, through the host path.
+    std::vector<unsigned char> k = pack(type, keys), v = make_values(n, 4, rng);
+    const std::vector<unsigned char> v0 = v;
+    sorter.sort_host(type, k.data(), n, v.data(), 4, options);
+    note_kernels(sorter);
+    report(what + " by key (4)",
+           check_pairs(type, order, keys, unpack(type, k.data(), n), value_indices(v, 4)));
+    report(what + " by key (4)", check_values_follow(v0, v, 4));
+  }
+  {  // By key, 8-byte values, in device buffers.
+    const std::vector<unsigned char> k = pack(type, keys), v = make_values(n, 8, rng);
+    cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(),
+                    const_cast<unsigned char*>(k.data()));
+    cl::Buffer vbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size(),
+                    const_cast<unsigned char*>(v.data()));
+    buffers->push_back(kbuf);
+    buffers->push_back(vbuf);
+    sorter.sort_buffer(type, kbuf, &vbuf, 8, n, options, {}).wait();
+    note_kernels(sorter);
+    std::vector<unsigned char> ko(k.size()), vo(v.size());
+    q.enqueueReadBuffer(kbuf, CL_TRUE, 0, ko.size(), ko.data());
+    q.enqueueReadBuffer(vbuf, CL_TRUE, 0, vo.size(), vo.data());
+    report(what + " by key (8)",
+           check_pairs(type, order, keys, unpack(type, ko.data(), n), value_indices(vo, 8)));
+    report(what + " by key (8)", check_values_follow(v, vo, 8));
+  }
+}
 
 }  // namespace
 

@@ -233,6 +233,7 @@ CLSORT_C_API clsort_status clsort_sort_custom(clsort_sorter sorter, cl_mem data,
 CLSORT_C_API clsort_status clsort_sort_custom_host(clsort_sorter sorter, void* data, size_t n,
                                                    size_t element_size, const char* type_source,
                                                    const char* less, clsort_flags flags);
+
 /** Sorts each of num_segments segments of `keys` in place, stably: segment i is the keys [offsets[i],
  * offsets[i + 1]), `offsets` a buffer of num_segments + 1 offsets of `offset_size` bytes (4 or 8),
  * non-decreasing, at most the keys the buffer holds and below 2^32. `values` may be NULL; otherwise its
