@@ -54,15 +54,21 @@ std::pair<cl_mem, std::size_t> origin_of(const cl::Buffer& b) {
   return {parent, offset};
 }
 
-void check_value_bytes(std::size_t value_bytes) {
-  if (value_bytes != 0 && value_bytes != 4 && value_bytes != 8)
-    detail::throw_argument_error("values", "must be 4 or 8 bytes wide");
+// Values of any width: n of them must be addressable. `value_bytes` 0 with values is refused by the
+// callers, which know whether there are values.
+void check_value_bytes(std::size_t value_bytes, std::size_t n) {
+  if (value_bytes && n > std::numeric_limits<std::size_t>::max() / value_bytes)
+    detail::throw_argument_error(
+        "n", std::to_string(n) + " values of " + std::to_string(value_bytes) + " bytes do not fit in memory");
+}
+void check_values_width(std::size_t value_bytes) {
+  if (value_bytes == 0) detail::throw_argument_error("value_bytes", "values must be at least 1 byte wide");
 }
 
 // The plan of one sort: the fitted tuning for its widths, then the algorithm's plan function.
 detail::Plan plan_of(const Sorter::Impl& s, Algorithm algorithm, KeyType type, std::size_t n,
                      std::size_t value_bytes, const Options& options) {
-  const unsigned kb = unsigned(key_size(type)), vb = unsigned(value_bytes);
+  const unsigned kb = unsigned(key_size(type)), vb = unsigned(detail::carried_width(value_bytes));
   const detail::PlanInput in{s.facts,           s.tuning(kb, vb), kb, vb, std::uint32_t(n),
                              options.begin_bit, options.end_bit};
   return detail::make_plan(algorithm, in);
@@ -174,14 +180,17 @@ DevicePlan Sorter::plan() const {
 }
 
 SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, const Options& options) const {
-  check_value_bytes(value_bytes);
+  check_value_bytes(value_bytes, n);
   const Impl& s = *impl_;
   SortPlan p;
   p.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
   const detail::Plan plan = plan_of(s, p.algorithm, type, n, value_bytes, options);
   p.shape = detail::describe(plan);
+  if (!detail::carried_by_passes(value_bytes))
+    p.shape += "; values of " + std::to_string(value_bytes) +
+               " bytes: sorted as 32-bit indices, then moved once through the permutation";
   p.build_options = detail::build_options(plan);
-  const detail::Tuning& t = s.tuning(unsigned(key_size(type)), unsigned(value_bytes));
+  const detail::Tuning& t = s.tuning(unsigned(key_size(type)), unsigned(detail::carried_width(value_bytes)));
   p.tuning_row = t.row;
   p.tuning = t.describe();
   return p;
@@ -227,8 +236,7 @@ cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Bu
     detail::throw_argument_error(
         "n", std::to_string(n) + " keys do not fit in a buffer of " + std::to_string(kbytes) + " bytes");
   if (values) {
-    if (value_bytes != 4 && value_bytes != 8)
-      detail::throw_argument_error("values", "must be 4 or 8 bytes wide");
+    check_values_width(value_bytes);
     if (!(*values)()) detail::throw_argument_error("values", "null cl::Buffer");
     cl::Context vctx;
     CLSORT_CHECK(values->getInfo(CL_MEM_CONTEXT, &vctx));
@@ -256,8 +264,11 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
                        const Options& options) {
   if (n == 0) return;
   if (!keys) detail::throw_argument_error("keys", "null pointer");
-  if (values == nullptr) value_bytes = 0;
-  check_value_bytes(value_bytes);
+  if (values == nullptr)
+    value_bytes = 0;
+  else
+    check_values_width(value_bytes);
+  check_value_bytes(value_bytes, n);
   Impl& s = *impl_;
   const std::size_t kb = key_size(type);
   Options resolved = options;  // n over the limit throws here, before any upload
@@ -268,7 +279,7 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
   if (values) vbuf = staging.scratch(detail::kHostValues, n * value_bytes);
   s.profile.clear();
   // GPUs: through pinned staging in chunks (host.chunk; off on CPU devices, whose buffers are host memory).
-  const detail::HostPolicy& host = s.tuning(unsigned(kb), unsigned(value_bytes)).host;
+  const detail::HostPolicy& host = s.tuning(unsigned(kb), unsigned(detail::carried_width(value_bytes))).host;
   if (host.chunk && n * (kb + value_bytes) >= host.min) {
     std::vector<detail::HostArray> arrays{{static_cast<unsigned char*>(keys), kbuf, n * kb}};
     if (values) arrays.push_back({static_cast<unsigned char*>(values), vbuf, n * value_bytes});
@@ -329,6 +340,51 @@ void Sorter::argsort_host(KeyType type, const void* keys, std::size_t n, std::ui
   std::memcpy(indices, iota.data(), n * 4);
 }
 
+void Sorter::argsort64_host(KeyType type, const void* keys, std::size_t n, std::uint64_t* indices,
+                            const Options& options) {
+  if (n == 0) return;
+  if (!keys || !indices) detail::throw_argument_error(keys ? "indices" : "keys", "null pointer");
+  std::vector<std::uint64_t> iota(n);
+  for (std::size_t i = 0; i < n; ++i) iota[i] = i;
+  const std::size_t kb = key_size(type);
+  std::vector<unsigned char> copy(static_cast<const unsigned char*>(keys),
+                                  static_cast<const unsigned char*>(keys) + n * kb);
+  sort_host(type, copy.data(), n, iota.data(), 8, options);
+  std::memcpy(indices, iota.data(), n * 8);
+}
+
+cl::Event Sorter::argsort_buffer(KeyType type, const cl::Buffer& keys, std::size_t n,
+                                 const cl::Buffer& indices, std::size_t index_bytes, const Options& options,
+                                 const std::vector<cl::Event>& wait) {
+  Impl& s = *impl_;
+  const std::size_t kb = key_size(type);
+  if (index_bytes != 4 && index_bytes != 8)
+    detail::throw_argument_error("index_bytes", std::to_string(index_bytes) + " is neither 4 nor 8");
+  auto check = [&](const cl::Buffer& b, const char* name, std::size_t size) {
+    if (!b()) detail::throw_argument_error(name, "null cl::Buffer");
+    cl::Context c;
+    CLSORT_CHECK(b.getInfo(CL_MEM_CONTEXT, &c));
+    if (c() != s.context()) detail::throw_argument_error(name, "buffer belongs to another OpenCL context");
+    std::size_t bytes = 0;
+    CLSORT_CHECK(b.getInfo(CL_MEM_SIZE, &bytes));
+    if (n > bytes / size)
+      detail::throw_argument_error(
+          name, "holds " + std::to_string(bytes / size) + " elements, fewer than n = " + std::to_string(n));
+  };
+  check(keys, "keys", kb);
+  check(indices, "indices", index_bytes);
+  if (index_bytes == 4 && n > kMaxRadix)
+    detail::throw_argument_error("n", std::to_string(n) + " keys: 32-bit indices need n < 2^32 (argsort64)");
+  const auto ko = origin_of(keys), io = origin_of(indices);
+  if (indices() == keys() ||
+      (ko.first == io.first && ko.second < io.second + n * index_bytes && io.second < ko.second + n * kb))
+    detail::throw_argument_error("indices", "keys and indices must not be the same or overlapping buffers");
+  Options resolved = options;
+  resolved.algorithm = detail::resolve_algorithm(s, type, n, index_bytes, options);
+  s.profile.clear();
+  return detail::enqueue_argsort(s, type, keys, indices, index_bytes, n, resolved, wait);
+}
+
 namespace detail {
 
 Algorithm automatic_choice(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes) {
@@ -369,6 +425,8 @@ Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, 
 cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                        std::size_t value_bytes, std::size_t n, const Options& options,
                        const std::vector<cl::Event>& wait) {
+  if (values && !carried_by_passes(value_bytes))
+    return enqueue_sort_permuted(s, type, keys, *values, value_bytes, n, options, wait);
   const Algorithm algorithm = options.algorithm;
   std::vector<cl::Event> deps = wait;
   if (s.last()) deps.push_back(s.last);

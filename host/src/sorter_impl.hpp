@@ -81,7 +81,12 @@ enum ScratchSlot {
   kSelectCandidatesA,
   kSelectCandidatesB,
   kSelectOut,
-  kSelectCodes
+  kSelectCodes,
+  // Values the passes do not carry (host/src/permute.cpp): the indices sorted with the keys and the
+  // values saved for the gather; argsort of device keys: the copy of the keys it sorts.
+  kScratchPermIndex,
+  kScratchPermValues,
+  kScratchArgsortKeys
 };
 
 /// What Algorithm::automatic picks for n keys of `type` with values of `value_bytes` (0: none).
@@ -98,6 +103,25 @@ Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, 
 cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                        std::size_t value_bytes, std::size_t n, const Options& options,
                        const std::vector<cl::Event>& wait);
+
+/// Whether the sort passes carry values of `value_bytes` themselves (0: no values, 4, 8); any other
+/// width goes through enqueue_sort_permuted.
+bool carried_by_passes(std::size_t value_bytes);
+/// The value width the passes of a sort with values of `value_bytes` carry: the 32-bit indices for
+/// widths they do not carry.
+inline std::size_t carried_width(std::size_t value_bytes) {
+  return carried_by_passes(value_bytes) ? value_bytes : 4;
+}
+/// enqueue_sort for values the passes do not carry: sorts the keys with their 32-bit indices, then moves
+/// each value once through the permutation (host/src/permute.cpp).
+cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
+                                const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
+                                const Options& options, const std::vector<cl::Event>& wait);
+/// Enqueues the argsort of n device keys, arguments checked and options.algorithm resolved: a copy of
+/// the keys is sorted with their indices (index_bytes 4 or 8) as values, the indices landing in `indices`.
+cl::Event enqueue_argsort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer& indices,
+                          std::size_t index_bytes, std::size_t n, const Options& options,
+                          const std::vector<cl::Event>& wait);
 
 }  // namespace detail
 }  // namespace clsort

@@ -7,6 +7,7 @@
 //   clsort::Sorter sorter;                                       // or your own cl::CommandQueue
 //   sorter.sort(keys, {clsort::Order::descending});
 //   std::vector<std::uint32_t> perm = sorter.argsort(keys);      // stable
+//   std::vector<std::uint64_t> perm64 = sorter.argsort64(keys);  // 64-bit indices
 //   clsort::TopK<float> best = sorter.top_k(keys, 10);           // the 10 smallest, sorted, with indices
 //   float median = sorter.select(keys, keys.size() / 2);         // the key at sorted position n / 2
 //
@@ -77,8 +78,9 @@ struct TopK {
   std::vector<std::uint32_t> indices;
 };
 
-/// Key types clsort sorts. Values may be any 4- or 8-byte trivially copyable type. f16 is IEEE binary16
-/// (clsort::half), bf16 bfloat16 (clsort::bfloat16); both order like f32.
+/// Key types clsort sorts. Values may be any trivially copyable type (1 byte or wider); those of 4 and 8
+/// bytes ride the sort's passes, others are sorted as 32-bit indices and move once at the end. f16 is IEEE
+/// binary16 (clsort::half), bf16 bfloat16 (clsort::bfloat16); both order like f32.
 enum class KeyType { u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16, bf16 };
 
 /// The error every clsort call throws. `status()` is the OpenCL status (CL_INVALID_VALUE and friends for
@@ -229,7 +231,9 @@ class CLSORT_API Sorter {
   void sort(K* keys, std::size_t n, const Options& options = {}) {
     sort_host(key_type_of<K>::value, keys, n, nullptr, 0, options);
   }
-  /// Sorts host keys in place and moves each value with its key (stable). Sizes must match.
+  /// Sorts host keys in place and moves each value with its key (stable). Sizes must match. V is any
+  /// trivially copyable type: 4- and 8-byte values ride the sort's passes; other widths (a 12-byte
+  /// struct, 16, 64 bytes, 1 byte) are sorted as 32-bit indices and move once, through the permutation.
   template <class K, class V>
   void sort_by_key(std::vector<K>& keys, std::vector<V>& values, const Options& options = {}) {
     check_value_type<V>();
@@ -241,6 +245,13 @@ class CLSORT_API Sorter {
   std::vector<std::uint32_t> argsort(const std::vector<K>& keys, const Options& options = {}) {
     std::vector<std::uint32_t> indices(keys.size());
     argsort_host(key_type_of<K>::value, keys.data(), keys.size(), indices.data(), options);
+    return indices;
+  }
+  /// argsort with 64-bit indices.
+  template <class K>
+  std::vector<std::uint64_t> argsort64(const std::vector<K>& keys, const Options& options = {}) {
+    std::vector<std::uint64_t> indices(keys.size());
+    argsort64_host(key_type_of<K>::value, keys.data(), keys.size(), indices.data(), options);
     return indices;
   }
 
@@ -304,17 +315,40 @@ class CLSORT_API Sorter {
     return sort_buffer(key_type_of<K>::value, keys, &values, sizeof(V), n, options, wait);
   }
 
+  /// Enqueues the argsort of the first n keys of `keys` (of K) after `wait`: their stable sorting
+  /// permutation goes to the first n elements of `indices` (std::uint32_t; n < 2^32). The keys are not
+  /// changed (a copy is sorted: scratch of n keys); keys and indices must not overlap.
+  template <class K>
+  cl::Event argsort(const cl::Buffer& keys, std::size_t n, const cl::Buffer& indices,
+                    const Options& options = {}, const std::vector<cl::Event>& wait = {}) {
+    return argsort_buffer(key_type_of<K>::value, keys, n, indices, 4, options, wait);
+  }
+  /// argsort of device keys with 64-bit indices (std::uint64_t).
+  template <class K>
+  cl::Event argsort64(const cl::Buffer& keys, std::size_t n, const cl::Buffer& indices,
+                      const Options& options = {}, const std::vector<cl::Event>& wait = {}) {
+    return argsort_buffer(key_type_of<K>::value, keys, n, indices, 8, options, wait);
+  }
+
   // ---- Type-erased entry points (what the templates and the C API call).
   /// Device sort with the key type given at run time; `values` may be null (then value_bytes is ignored).
   cl::Event sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                         std::size_t value_bytes, std::size_t n, const Options& options,
                         const std::vector<cl::Event>& wait);
-  /// Host sort with the key type given at run time; `values` may be null.
+  /// Host sort with the key type given at run time; `values` may be null (then value_bytes is ignored);
+  /// value_bytes is any width from 1.
   void sort_host(KeyType type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
                  const Options& options);
   /// Writes the stable sorting permutation of n host keys to `indices`.
   void argsort_host(KeyType type, const void* keys, std::size_t n, std::uint32_t* indices,
                     const Options& options);
+  /// argsort_host with 64-bit indices.
+  void argsort64_host(KeyType type, const void* keys, std::size_t n, std::uint64_t* indices,
+                      const Options& options);
+  /// argsort of device keys with the key type given at run time; index_bytes is 4 (std::uint32_t) or 8.
+  cl::Event argsort_buffer(KeyType type, const cl::Buffer& keys, std::size_t n, const cl::Buffer& indices,
+                           std::size_t index_bytes, const Options& options,
+                           const std::vector<cl::Event>& wait);
 
   /// top_k of host keys with the key type given at run time; keys_out holds k keys, indices_out k indices.
   void top_k_host(KeyType type, const void* keys, std::size_t n, std::size_t k, void* keys_out,
@@ -352,7 +386,6 @@ class CLSORT_API Sorter {
   template <class V>
   static void check_value_type() {
     static_assert(std::is_trivially_copyable<V>::value, "clsort values must be trivially copyable");
-    static_assert(sizeof(V) == 4 || sizeof(V) == 8, "clsort values must be 4 or 8 bytes wide");
   }
   [[noreturn]] static void throw_size_mismatch(std::size_t keys, std::size_t values);
   std::unique_ptr<Impl> impl_;
@@ -367,6 +400,8 @@ template <class K, class V>
 void sort_by_key(std::vector<K>& keys, std::vector<V>& values, const Options& options = {});
 template <class K>
 std::vector<std::uint32_t> argsort(const std::vector<K>& keys, const Options& options = {});
+template <class K>
+std::vector<std::uint64_t> argsort64(const std::vector<K>& keys, const Options& options = {});
 
 namespace detail {
 // Runs f(default_sorter()) under the process-wide lock. Exported: the templates above call it from the
@@ -412,6 +447,21 @@ std::vector<std::uint32_t> argsort(const std::vector<K>& keys, const Options& op
       [](Sorter& s, void* p) {
         auto* x = static_cast<A*>(p);
         x->r = s.argsort(*x->k, *x->o);
+      },
+      &a);
+  return std::move(a.r);
+}
+template <class K>
+std::vector<std::uint64_t> argsort64(const std::vector<K>& keys, const Options& options) {
+  struct A {
+    const std::vector<K>* k;
+    const Options* o;
+    std::vector<std::uint64_t> r;
+  } a{&keys, &options, {}};
+  detail::with_default_sorter(
+      [](Sorter& s, void* p) {
+        auto* x = static_cast<A*>(p);
+        x->r = s.argsort64(*x->k, *x->o);
       },
       &a);
   return std::move(a.r);
