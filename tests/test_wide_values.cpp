@@ -385,6 +385,73 @@ TEST_CASE("wide values bad input") {
   CHECK(p.shape.find("permutation") != std::string::npos);
 }
 
+// The path of n >= 2^32 (a stable MSD partition by the top digit, then each bucket sorted apart) at
+// small n: radix.split_min lowered on a Sorter of the shared queue.
+template <class K>
+void split_case(clsort::Sorter& s, FailureBudget& budget) {
+  const KeyType type = clsort::key_type_of<K>::value;
+  for (std::size_t n : {std::size_t(2), std::size_t(1001), std::size_t(4099), std::size_t(70001)}) {
+    for (Dist dist : {Dist::random, Dist::few_unique, Dist::all_equal, special_distribution<K>()}) {
+      if (n > 5000 && dist != Dist::few_unique && !full_matrix()) continue;
+      for (Order order : both_orders()) {
+        const std::uint64_t seed = seed_for(type, int(dist), n, 33);
+        const std::vector<K> keys = make_keys<K>(dist, n, seed);
+        const std::string what = describe(Algorithm::radix, type, order, n, dist, seed) + " split";
+        // Keys alone (host), keys with 4-byte values (buffers), 16-byte values (host), argsort64 (8-byte
+        // values riding the passes).
+        std::vector<K> got = keys;
+        s.sort(got, {order, Algorithm::radix});
+        std::string error = compare_sorted(reference_sort(keys, order), got);
+        CHECK_MESSAGE(error.empty(), what << " keys: " << error);
+        for (std::size_t width : {std::size_t(4), std::size_t(16)}) {
+          const std::vector<unsigned char> values = wide_values(n, width, seed);
+          std::vector<K> gk = keys;
+          std::vector<unsigned char> gv = values;
+          try {
+            if (width == 4)
+              error = sort_wide_buffer(s, {order, Algorithm::radix}, gk, gv, width);
+            else
+              s.sort_host(type, gk.data(), n, gv.data(), width, {order, Algorithm::radix});
+          } catch (const clsort::Error& e) {
+            error = std::string("threw: ") + e.what();
+          }
+          if (error.empty()) error = compare_wide(keys, values, width, order, gk, gv);
+          CHECK_MESSAGE(error.empty(), what << " values of " << width << " bytes: " << error);
+          if (!budget.record(error.empty())) FAIL("too many failures");
+        }
+        const std::vector<std::uint32_t> expected = reference_argsort(keys, order);
+        std::vector<bool> nan_at(n);
+        for (std::size_t i = 0; i < n; ++i) nan_at[i] = is_nan_key(keys[expected[i]]);
+        error = compare_indices(expected, s.argsort64(keys, {order, Algorithm::radix}), nan_at);
+        CHECK_MESSAGE(error.empty(), what << " argsort64: " << error);
+      }
+    }
+  }
+  // A bit range: the partition takes the range's top bits.
+  if (sizeof(K) >= 4) {
+    const std::vector<K> keys = make_keys<K>(Dist::random, 5000, 9);
+    clsort::Options o{Order::descending, Algorithm::radix};
+    o.begin_bit = 4;
+    o.end_bit = 21;
+    std::vector<K> a = keys, b = keys;
+    shared_sorter().sort(a, o);  // not split: the reference
+    s.sort(b, o);
+    CHECK_MESSAGE(compare_sorted(a, b).empty(), to_string(type) << " split with a bit range");
+  }
+}
+
+TEST_CASE("split path") {
+  clsort::Sorter s(shared_sorter().queue());
+  s.tune("radix.split_min=1000");
+  CHECK(s.plan(KeyType::u32, 5000, 0, {Order::ascending, Algorithm::radix}).shape.find("partition") !=
+        std::string::npos);
+  FailureBudget budget;
+  split_case<std::uint32_t>(s, budget);
+  split_case<double>(s, budget);
+  split_case<std::int16_t>(s, budget);
+  split_case<std::uint8_t>(s, budget);
+}
+
 // n >= 2^32 on a device that holds it (CLSORT_TEST_HUGE=1: about 2^33 u32 keys need 64 GiB on the device,
 // 32 GiB per allocation). Sorts n = CLSORT_TEST_HUGE_N keys (default 2^32 + 2^20) and checks order and
 // the multiset by a histogram.

@@ -16,7 +16,9 @@
 namespace clsort {
 namespace {
 
-constexpr std::size_t kMaxRadix = std::numeric_limits<std::uint32_t>::max();
+// Radix sort past 2^32 - 1 keys partitions them first (host/src/huge.cpp): device memory is the limit.
+constexpr std::size_t kMaxRadix = std::numeric_limits<std::size_t>::max();
+constexpr std::size_t kMax32 = std::numeric_limits<std::uint32_t>::max();  // 32-bit indices
 constexpr std::size_t kMaxBitonic = std::size_t(1) << 31;  // its virtual size 2^k must fit in 32 bits
 constexpr std::size_t kMaxSelection = std::size_t(1) << 20;
 // Odd-even transposition runs one launch per tile (O(n) phases, O(n^2 / tile) work).
@@ -60,6 +62,10 @@ void check_value_bytes(std::size_t value_bytes, std::size_t n) {
   if (value_bytes && n > std::numeric_limits<std::size_t>::max() / value_bytes)
     detail::throw_argument_error(
         "n", std::to_string(n) + " values of " + std::to_string(value_bytes) + " bytes do not fit in memory");
+  if (!detail::carried_by_passes(value_bytes) && n > kMax32)
+    detail::throw_argument_error("n",
+                                 std::to_string(n) + " keys with values of " + std::to_string(value_bytes) +
+                                     " bytes: such values move through 32-bit indices, so n must be < 2^32");
 }
 void check_values_width(std::size_t value_bytes) {
   if (value_bytes == 0) detail::throw_argument_error("value_bytes", "values must be at least 1 byte wide");
@@ -69,7 +75,7 @@ void check_values_width(std::size_t value_bytes) {
 detail::Plan plan_of(const Sorter::Impl& s, Algorithm algorithm, KeyType type, std::size_t n,
                      std::size_t value_bytes, const Options& options) {
   const unsigned kb = unsigned(key_size(type)), vb = unsigned(detail::carried_width(value_bytes));
-  const detail::PlanInput in{s.facts,           s.tuning(kb, vb), kb, vb, std::uint32_t(n),
+  const detail::PlanInput in{s.facts,           s.tuning(kb, vb), kb, vb, std::uint32_t(std::min(n, kMax32)),
                              options.begin_bit, options.end_bit};
   return detail::make_plan(algorithm, in);
 }
@@ -186,6 +192,11 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
   p.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
   const detail::Plan plan = plan_of(s, p.algorithm, type, n, value_bytes, options);
   p.shape = detail::describe(plan);
+  Options split = options;
+  split.algorithm = p.algorithm;
+  if (detail::needs_split(s, type, n, value_bytes, split))
+    p.shape =
+        "one stable MSD partition by the top 8 bits of the code (64-bit counts), then per bucket: " + p.shape;
   if (!detail::carried_by_passes(value_bytes))
     p.shape += "; values of " + std::to_string(value_bytes) +
                " bytes: sorted as 32-bit indices, then moved once through the permutation";
@@ -237,6 +248,7 @@ cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Bu
         "n", std::to_string(n) + " keys do not fit in a buffer of " + std::to_string(kbytes) + " bytes");
   if (values) {
     check_values_width(value_bytes);
+    check_value_bytes(value_bytes, n);
     if (!(*values)()) detail::throw_argument_error("values", "null cl::Buffer");
     cl::Context vctx;
     CLSORT_CHECK(values->getInfo(CL_MEM_CONTEXT, &vctx));
@@ -330,7 +342,8 @@ void Sorter::argsort_host(KeyType type, const void* keys, std::size_t n, std::ui
                           const Options& options) {
   if (n == 0) return;
   if (!keys || !indices) detail::throw_argument_error(keys ? "indices" : "keys", "null pointer");
-  if (n > kMaxRadix) detail::throw_argument_error("n", "argsort returns 32-bit indices: n must be < 2^32");
+  if (n > kMax32)
+    detail::throw_argument_error("n", "argsort returns 32-bit indices: n must be < 2^32 (argsort64)");
   std::vector<std::uint32_t> iota(n);
   for (std::size_t i = 0; i < n; ++i) iota[i] = std::uint32_t(i);
   const std::size_t kb = key_size(type);
@@ -373,7 +386,7 @@ cl::Event Sorter::argsort_buffer(KeyType type, const cl::Buffer& keys, std::size
   };
   check(keys, "keys", kb);
   check(indices, "indices", index_bytes);
-  if (index_bytes == 4 && n > kMaxRadix)
+  if (index_bytes == 4 && n > kMax32)
     detail::throw_argument_error("n", std::to_string(n) + " keys: 32-bit indices need n < 2^32 (argsort64)");
   const auto ko = origin_of(keys), io = origin_of(indices);
   if (indices() == keys() ||
@@ -427,6 +440,14 @@ cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, co
                        const std::vector<cl::Event>& wait) {
   if (values && !carried_by_passes(value_bytes))
     return enqueue_sort_permuted(s, type, keys, *values, value_bytes, n, options, wait);
+  if (needs_split(s, type, n, value_bytes, options))
+    return enqueue_sort_split(s, type, keys, values, value_bytes, n, options, wait);
+  return enqueue_sort_whole(s, type, keys, values, value_bytes, n, options, wait);
+}
+
+cl::Event enqueue_sort_whole(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
+                             std::size_t value_bytes, std::size_t n, const Options& options,
+                             const std::vector<cl::Event>& wait) {
   const Algorithm algorithm = options.algorithm;
   std::vector<cl::Event> deps = wait;
   if (s.last()) deps.push_back(s.last);

@@ -86,7 +86,14 @@ enum ScratchSlot {
   // values saved for the gather; argsort of device keys: the copy of the keys it sorts.
   kScratchPermIndex,
   kScratchPermValues,
-  kScratchArgsortKeys
+  kScratchArgsortKeys,
+  // n past radix.split_min (host/src/huge.cpp): the partitioned keys and values, the per-chunk counts and
+  // offsets, the buckets' layout.
+  kSplitKeys,
+  kSplitValues,
+  kSplitCounts,
+  kSplitOffsets,
+  kSplitBuckets
 };
 
 /// What Algorithm::automatic picks for n keys of `type` with values of `value_bytes` (0: none).
@@ -117,6 +124,21 @@ inline std::size_t carried_width(std::size_t value_bytes) {
 cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
                                 const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
                                 const Options& options, const std::vector<cl::Event>& wait);
+/// Whether a sort of n keys takes the split path (enqueue_sort_split): radix sort from radix.split_min on,
+/// which n >= 2^32 always reaches.
+bool needs_split(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
+                 const Options& options);
+/// The radix sort of n keys past radix.split_min: a stable MSD partition by the top digit of the key's
+/// code with 64-bit counts, then a radix sort of each bucket (host/src/huge.cpp). Throws Error naming n
+/// where a bucket holds 2^32 keys or more, or values wider than the passes carry need indices past 2^32.
+cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
+                             std::size_t value_bytes, std::size_t n, const Options& options,
+                             const std::vector<cl::Event>& wait);
+/// enqueue_sort without the split: n < 2^32.
+cl::Event enqueue_sort_whole(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
+                             std::size_t value_bytes, std::size_t n, const Options& options,
+                             const std::vector<cl::Event>& wait);
+
 /// Enqueues the argsort of n device keys, arguments checked and options.algorithm resolved: a copy of
 /// the keys is sorted with their indices (index_bytes 4 or 8) as values, the indices landing in `indices`.
 cl::Event enqueue_argsort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer& indices,
