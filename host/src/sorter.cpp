@@ -71,6 +71,18 @@ void check_values_width(std::size_t value_bytes) {
   if (value_bytes == 0) detail::throw_argument_error("value_bytes", "values must be at least 1 byte wide");
 }
 
+// Before any memory is touched: n that the device cannot hold (Sorter::max_n) is refused.
+void check_fits(const Sorter& sorter, KeyType type, std::size_t n, std::size_t value_bytes) {
+  const std::size_t most = sorter.max_n(type, value_bytes);
+  if (n > most)
+    throw Error(CL_INVALID_BUFFER_SIZE, "n",
+                "clsort: " + std::to_string(n) + " " + to_string(type) + " keys" +
+                    (value_bytes ? " with values of " + std::to_string(value_bytes) + " bytes" : std::string()) +
+                    " need more memory than the device has: at most " + std::to_string(most) +
+                    " there (Sorter::max_n: its largest allocation and its global memory)",
+                {}, Error::Kind::out_of_memory);
+}
+
 // The plan of one sort: the fitted tuning for its widths, then the algorithm's plan function.
 detail::Plan plan_of(const Sorter::Impl& s, Algorithm algorithm, KeyType type, std::size_t n,
                      std::size_t value_bytes, const Options& options) {
@@ -207,6 +219,25 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
   return p;
 }
 
+std::size_t Sorter::max_n(KeyType type, std::size_t value_bytes) const {
+  const detail::DeviceFacts& f = impl_->facts;
+  const std::size_t kb = key_size(type);
+  // What the passes carry (wide values: a 32-bit index) and what else lives through the sort.
+  const std::size_t carried = detail::carried_width(value_bytes);
+  const std::size_t widest = std::max({kb, value_bytes, carried});
+  // The split path's buckets start on the sub-buffer alignment: up to 256 of them of padding.
+  const std::size_t pad = 256 * f.base_align;
+  std::size_t n = f.max_alloc > pad ? std::size_t((f.max_alloc - pad) / widest) : 0;
+  // The caller's keys and values, one scratch copy of each (the split path's, or the passes' ping-pong
+  // buffers), the permutation's indices (twice) and saved values; the split path's bucket scratch is
+  // n / 256 of each, left to the slack.
+  std::size_t per_key = 2 * (kb + value_bytes);
+  if (!detail::carried_by_passes(value_bytes)) per_key += 2 * carried;
+  n = std::min<std::size_t>(n, std::size_t(double(f.global_mem) * 0.97 / double(per_key)));
+  if (!detail::carried_by_passes(value_bytes)) n = std::min(n, kMax32);
+  return n;
+}
+
 void Sorter::tune(const std::string& overrides) {
   detail::Tuning().apply(overrides, "tune");  // a bad string changes nothing
   impl_->overrides = detail::merge_overrides(impl_->overrides, overrides);
@@ -268,6 +299,7 @@ cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Bu
   }
   Options resolved = options;
   resolved.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
+  check_fits(*this, type, n, values ? value_bytes : 0);
   s.profile.clear();
   return detail::enqueue_sort(s, type, keys, values, value_bytes, n, resolved, wait);
 }
@@ -285,6 +317,7 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
   const std::size_t kb = key_size(type);
   Options resolved = options;  // n over the limit throws here, before any upload
   resolved.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
+  check_fits(*this, type, n, values ? value_bytes : 0);
   detail::Run staging(s, {s.queue, s.profiling, s.in_order}, type, false, {}, nullptr, 0, 0, {});
   cl::Buffer kbuf = staging.scratch(detail::kHostKeys, n * kb);
   cl::Buffer vbuf;
@@ -394,6 +427,7 @@ cl::Event Sorter::argsort_buffer(KeyType type, const cl::Buffer& keys, std::size
     detail::throw_argument_error("indices", "keys and indices must not be the same or overlapping buffers");
   Options resolved = options;
   resolved.algorithm = detail::resolve_algorithm(s, type, n, index_bytes, options);
+  check_fits(*this, type, n, index_bytes);
   s.profile.clear();
   return detail::enqueue_argsort(s, type, keys, indices, index_bytes, n, resolved, wait);
 }

@@ -372,6 +372,13 @@ class CLSORT_API Sorter {
   /// What a sort of n keys of `type` with values of `value_bytes` bytes (0: keys alone) would run.
   /// Throws Error as that sort would for n over the algorithm's limit or a bad value width.
   SortPlan plan(KeyType type, std::size_t n, std::size_t value_bytes = 0, const Options& options = {}) const;
+  /// The largest n a radix sort of device buffers of `type` keys with values of `value_bytes` (0: keys
+  /// alone) can take on this device, by its memory alone: each of the caller's buffers and clsort's
+  /// scratch copies must fit the largest allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE), and all together
+  /// the device's memory. From 2^32 keys on, radix sort partitions the keys first (64-bit counts);
+  /// values of widths other than 4 and 8 bytes move through 32-bit indices, so n stays below 2^32 there.
+  /// Host sorts (std::vector) need the same device memory.
+  std::size_t max_n(KeyType type, std::size_t value_bytes = 0) const;
   /// Overrides tuning parameters for experiments: "radix.wg=128,bitonic.tile=1024". Names are those
   /// DevicePlan::tuning lists. Throws Error on an unknown name or invalid value. Also read from
   /// CLSORT_TUNING at construction.
