@@ -95,12 +95,11 @@ int run_devices(const DevicesArgs&) {
           std::snprintf(log2, sizeof log2, "2^%.2f", n ? std::log2(double(n)) : 0.0);
           return std::to_string(n) + " (" + log2 + ")";
         };
-        field("clsort largest n", "radix sort of device buffers, by memory: u32 keys " +
-                                      largest(clsort::KeyType::u32, 0) + ", u32+u32 pairs " +
-                                      largest(clsort::KeyType::u32, 4) + ", u32 + 16-byte values " +
-                                      largest(clsort::KeyType::u32, 16) + ", u64 keys " +
-                                      largest(clsort::KeyType::u64, 0) +
-                                      "; other algorithms: bitonic and merge 2^31, selection and odd_even 2^20");
+        field("clsort largest n",
+              "radix sort of device buffers, by memory: u32 keys " + largest(clsort::KeyType::u32, 0) +
+                  ", u32+u32 pairs " + largest(clsort::KeyType::u32, 4) + ", u32 + 16-byte values " +
+                  largest(clsort::KeyType::u32, 16) + ", u64 keys " + largest(clsort::KeyType::u64, 0) +
+                  "; other algorithms: bitonic and merge 2^31, selection and odd_even 2^20");
         // What a sort of 2^24 keys runs, per key width, alone and with 4-byte values.
         for (const auto& [type, value_bytes] : {std::pair{clsort::KeyType::u32, std::size_t(0)},
                                                 {clsort::KeyType::u64, std::size_t(0)},

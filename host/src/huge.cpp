@@ -99,6 +99,14 @@ cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
                       " bits: a radix sort of n >= 2^32 sorts at most 2^32 - 1 keys per value of those bits",
                   {}, Error::Kind::invalid_argument);
 
+  // The bucket sorts' scratch at the largest bucket's size at once, not grown bucket by bucket (each
+  // growth would reallocate and free the smaller one).
+  std::size_t largest = 0;
+  for (unsigned d = 0; d < digits; ++d) largest = std::max<std::size_t>(largest, layout[kRadix + d]);
+  if (largest > 1 && shift > begin) {
+    run.scratch(kScratchKeys, largest * kb);
+    if (values) run.scratch(kScratchValues, largest * vb);
+  }
   // Each bucket: sorted by the bits below the digit, then copied back to its place.
   Options inner;
   inner.order = options.order;

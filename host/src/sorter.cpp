@@ -75,12 +75,13 @@ void check_values_width(std::size_t value_bytes) {
 void check_fits(const Sorter& sorter, KeyType type, std::size_t n, std::size_t value_bytes) {
   const std::size_t most = sorter.max_n(type, value_bytes);
   if (n > most)
-    throw Error(CL_INVALID_BUFFER_SIZE, "n",
-                "clsort: " + std::to_string(n) + " " + to_string(type) + " keys" +
-                    (value_bytes ? " with values of " + std::to_string(value_bytes) + " bytes" : std::string()) +
-                    " need more memory than the device has: at most " + std::to_string(most) +
-                    " there (Sorter::max_n: its largest allocation and its global memory)",
-                {}, Error::Kind::out_of_memory);
+    throw Error(
+        CL_INVALID_BUFFER_SIZE, "n",
+        "clsort: " + std::to_string(n) + " " + to_string(type) + " keys" +
+            (value_bytes ? " with values of " + std::to_string(value_bytes) + " bytes" : std::string()) +
+            " need more memory than the device has: at most " + std::to_string(most) +
+            " there (Sorter::max_n: its largest allocation and its global memory)",
+        {}, Error::Kind::out_of_memory);
 }
 
 // The plan of one sort: the fitted tuning for its widths, then the algorithm's plan function.
@@ -313,6 +314,12 @@ void Sorter::sort_host(KeyType type, void* keys, std::size_t n, void* values, st
   else
     check_values_width(value_bytes);
   check_value_bytes(value_bytes, n);
+  if (values) {
+    const auto* k = static_cast<const unsigned char*>(keys);
+    const auto* v = static_cast<const unsigned char*>(values);
+    if (k < v + n * value_bytes && v < k + n * key_size(type))
+      detail::throw_argument_error("values", "keys and values must not be the same or overlapping arrays");
+  }
   Impl& s = *impl_;
   const std::size_t kb = key_size(type);
   Options resolved = options;  // n over the limit throws here, before any upload

@@ -484,7 +484,8 @@ TEST_CASE("limits: n >= 2^32 is refused before memory is touched") {
       REQUIRE(e);
       CHECK(e->where() == "n");
       CHECK(e->status() == (radix ? CL_INVALID_BUFFER_SIZE : CL_INVALID_VALUE));
-      CHECK(e->kind() == (radix ? clsort::Error::Kind::out_of_memory : clsort::Error::Kind::invalid_argument));
+      CHECK(e->kind() ==
+            (radix ? clsort::Error::Kind::out_of_memory : clsort::Error::Kind::invalid_argument));
       CHECK(thrown([&] { s.sort_host(t, keys.p, big, values.p, 8, {Order::descending, a}); }));
       CHECK(thrown([&] { s.sort_host(t, keys.p, ~std::size_t(0), values.p, 4, {Order::descending, a}); }));
       std::uint32_t* indices = static_cast<std::uint32_t*>(values.p);

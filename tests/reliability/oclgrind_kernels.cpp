@@ -21,6 +21,7 @@ struct Config {
   std::vector<std::size_t> sizes;
   std::size_t every_type;  // the first sizes run every type and order; the rest one per key width
   bool select = false;     // top_k and select (kernels/select.cl) instead of the sorts
+  bool wide = false;       // values of 12 and 3 bytes (kernels/permute.cl) and argsort64 instead
 };
 
 // Each configuration names the shape it checks (the device's row may pick another: Oclgrind's device takes
@@ -105,6 +106,23 @@ const Config kConfigs[] = {
      "radix.wg=16 radix.items=2 radix.groups=4",
      {20, 70},
      1},
+    // Values the passes do not carry: 12 bytes (4-byte units) in device buffers, 3 bytes (bytes) from the
+    // host, each sorted as 32-bit indices and then gathered; argsort64 of device keys (its iota and copy).
+    {"wide_values",
+     Algorithm::radix,
+     "radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 radix.wg=16 radix.items=2 radix.groups=4",
+     {29, 300},
+     1,
+     false,
+     true},
+    // n past radix.split_min (2^32 by default): the stable partition by the top digit with 64-bit counts
+    // (kernels/partition.cl), then each bucket's radix sort as a sub-buffer; keys alone and by key.
+    {"radix_split",
+     Algorithm::radix,
+     "radix.split_min=40 radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 radix.wg=16 radix.items=2 "
+     "radix.groups=4",
+     {50, 300},
+     1},
     // Radix selection, GPU shape: groups of 16 work-items x 3 keys looping over tiles (3 groups), every
     // level of the composite (key, index) reached through ties (few-unique keys), then top_k's sort of
     // the selection (one work-group's bitonic sort: k <= 67 fits the tile) and the gather.
@@ -178,12 +196,74 @@ void run_select(clsort::Sorter& sorter, KeyType type, Order order, const std::ve
   if (unpack(type, so.data(), 1)[0] != keys[ref[k - 1]]) report(what + " select", "wrong key");
 }
 
+// Values of 12 bytes (device buffers, room past n untouched) and 3 bytes (host), and argsort64 of device
+// keys, each checked against the stable order.
+void run_wide(clsort::Sorter& sorter, KeyType type, Order order, const std::vector<std::uint64_t>& keys,
+              std::mt19937_64& rng, const std::string& what) {
+  const std::size_t n = keys.size(), kb = width(type), tail = 5;
+  const cl::CommandQueue& q = sorter.queue();
+  const clsort::Options options{order, Algorithm::radix};
+  std::vector<std::uint32_t> ref(n);
+  for (std::size_t i = 0; i < n; ++i) ref[i] = std::uint32_t(i);
+  std::stable_sort(ref.begin(), ref.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return before(type, order, keys[a], keys[b]); });
+  for (std::size_t vb : {std::size_t(12), std::size_t(3)}) {
+    std::vector<unsigned char> v((n + tail) * vb);
+    for (auto& b : v) b = static_cast<unsigned char>(rng());
+    for (std::size_t i = 0; i < n; ++i) std::memcpy(&v[i * vb], &i, std::min<std::size_t>(vb, 4));
+    std::vector<unsigned char> k = pack(type, keys), vo = v;
+    if (vb == 12) {
+      k.resize((n + tail) * kb, 0xA5);
+      cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(), k.data());
+      cl::Buffer vbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size(), v.data());
+      buffers->push_back(kbuf);
+      buffers->push_back(vbuf);
+      sorter.sort_buffer(type, kbuf, &vbuf, vb, n, options, {}).wait();
+      q.enqueueReadBuffer(kbuf, CL_TRUE, 0, k.size(), k.data());
+      q.enqueueReadBuffer(vbuf, CL_TRUE, 0, vo.size(), vo.data());
+      if (!std::equal(vo.begin() + std::ptrdiff_t(n * vb), vo.end(), v.begin() + std::ptrdiff_t(n * vb)))
+        report(what + " by key (12)", "bytes past n changed");
+    } else {
+      sorter.sort_host(type, k.data(), n, vo.data(), vb, options);
+    }
+    note_kernels(sorter);
+    const std::vector<std::uint64_t> got = unpack(type, k.data(), n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (got[i] != keys[ref[i]] || std::memcmp(&vo[i * vb], &v[ref[i] * vb], vb) != 0) {
+        report(what + " by key (" + std::to_string(vb) + ")", "position " + std::to_string(i) + " differs");
+        break;
+      }
+    }
+  }
+  const std::vector<unsigned char> k = pack(type, keys);
+  std::vector<unsigned char> init((n + tail) * 8, 0x5A), io(init.size());
+  cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(),
+                  const_cast<unsigned char*>(k.data()));
+  cl::Buffer ibuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.size(), init.data());
+  buffers->push_back(kbuf);
+  buffers->push_back(ibuf);
+  sorter.argsort_buffer(type, kbuf, n, ibuf, 8, options, {}).wait();
+  note_kernels(sorter);
+  q.enqueueReadBuffer(ibuf, CL_TRUE, 0, io.size(), io.data());
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t index;
+    std::memcpy(&index, &io[i * 8], 8);
+    if (index != ref[i]) {
+      report(what + " argsort64", "position " + std::to_string(i) + " differs");
+      break;
+    }
+  }
+  if (!std::equal(io.begin() + std::ptrdiff_t(n * 8), io.end(), init.begin() + std::ptrdiff_t(n * 8)))
+    report(what + " argsort64", "bytes past n changed");
+}
+
 void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std::size_t n,
          std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   const bool is_float =
       type == KeyType::f32 || type == KeyType::f64 || type == KeyType::f16 || type == KeyType::bf16;
-  const Dist dist = is_float ? Dist::specials : Dist::few_unique;
+  // Wide mode checks exact positions: NaN-free keys (the sorts leave the order among NaNs open).
+  const Dist dist = is_float && !c.wide ? Dist::specials : Dist::few_unique;
   const std::vector<std::uint64_t> keys = make_keys(type, dist, n, rng);
   const clsort::Options options{order, c.algorithm};
   const std::string what = std::string(c.name) + " " + clsort::to_string(type) + " " +
@@ -191,6 +271,7 @@ void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std
   const unsigned kb = width(type);
   const cl::CommandQueue& q = sorter.queue();
   if (c.select) return run_select(sorter, type, order, keys, what);
+  if (c.wide) return run_wide(sorter, type, order, keys, rng, what);
 
   {  // Keys only, in a device buffer with room past n that must stay untouched.
     std::vector<unsigned char> bytes = pack(type, keys);
