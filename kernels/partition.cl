@@ -21,7 +21,8 @@ INLINE uint part_digit(gkey_t k, uint kind, uint descending, uint shift, uint ma
   return (uint)(encode_key((ukey_t)k, kind, descending) >> shift) & mask;
 }
 
-// counts[d * items + t]: the keys of chunk t with digit d.
+// counts[t * PART_RADIX + d]: the keys of chunk t with digit d. Chunk-major, so that a work-item's counters
+// and offsets lie together and the offsets kernel reads each chunk's counts coalesced.
 kernel __attribute__((reqd_work_group_size(PART_WG, 1, 1))) void partition_count(
     global const gkey_t* keys, ulong n, ulong chunk, uint items, global uint* counts, uint kind,
     uint descending, uint shift, uint mask) {
@@ -31,7 +32,7 @@ kernel __attribute__((reqd_work_group_size(PART_WG, 1, 1))) void partition_count
   if (t >= items) return;
   const ulong begin = (ulong)t * chunk, end = min(n, begin + chunk);
   for (ulong i = begin; i < end; ++i) ++hist[part_digit(keys[i], kind, descending, shift, mask) * PART_WG + lid];
-  for (uint d = 0; d <= mask; ++d) counts[(size_t)d * items + t] = hist[d * PART_WG + lid];
+  for (uint d = 0; d <= mask; ++d) counts[(size_t)t * PART_RADIX + d] = hist[d * PART_WG + lid];
 }
 
 // One work-group: each bucket's size and start (starts rounded up to `align` elements, so that a bucket
@@ -44,7 +45,7 @@ kernel void partition_offsets(global const uint* counts, uint items, uint digits
   for (uint d = lid; d < PART_RADIX; d += wg) {
     ulong size = 0;
     if (d < digits)
-      for (uint t = 0; t < items; ++t) size += counts[(size_t)d * items + t];
+      for (uint t = 0; t < items; ++t) size += counts[(size_t)t * PART_RADIX + d];
     start[d] = size;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -62,8 +63,8 @@ kernel void partition_offsets(global const uint* counts, uint items, uint digits
   for (uint d = lid; d < digits; d += wg) {
     ulong at = start[d];
     for (uint t = 0; t < items; ++t) {
-      offsets[(size_t)d * items + t] = at;
-      at += counts[(size_t)d * items + t];
+      offsets[(size_t)t * PART_RADIX + d] = at;
+      at += counts[(size_t)t * PART_RADIX + d];
     }
   }
 }
@@ -77,7 +78,7 @@ kernel void partition_scatter(global const gkey_t* keys, global gkey_t* keys_out
   const ulong begin = (ulong)t * chunk, end = min(n, begin + chunk);
   for (ulong i = begin; i < end; ++i) {
     const gkey_t k = keys[i];
-    global ulong* at = &offsets[(size_t)part_digit(k, kind, descending, shift, mask) * items + t];
+    global ulong* at = &offsets[(size_t)t * PART_RADIX + part_digit(k, kind, descending, shift, mask)];
     const ulong o = (*at)++;
     keys_out[o] = k;
 #if VALUE_BYTES != 0

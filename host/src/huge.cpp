@@ -67,8 +67,8 @@ cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
   cl::Buffer part_keys = run.scratch(kSplitKeys, padded * kb);
   cl::Buffer part_values;
   if (values) part_values = run.scratch(kSplitValues, padded * vb);
-  cl::Buffer counts = run.scratch(kSplitCounts, std::size_t(digits) * items * 4);
-  cl::Buffer offsets = run.scratch(kSplitOffsets, std::size_t(digits) * items * 8);
+  cl::Buffer counts = run.scratch(kSplitCounts, std::size_t(kRadix) * items * 4);
+  cl::Buffer offsets = run.scratch(kSplitOffsets, std::size_t(kRadix) * items * 8);
   cl::Buffer buckets = run.scratch(kSplitBuckets, 2 * kRadix * 8);
 
   const cl_uint kind = run.kind, descending = run.descending, mask = digits - 1;

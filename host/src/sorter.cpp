@@ -230,11 +230,12 @@ std::size_t Sorter::max_n(KeyType type, std::size_t value_bytes) const {
   const std::size_t pad = 256 * f.base_align;
   std::size_t n = f.max_alloc > pad ? std::size_t((f.max_alloc - pad) / widest) : 0;
   // The caller's keys and values, one scratch copy of each (the split path's, or the passes' ping-pong
-  // buffers), the permutation's indices (twice) and saved values; the split path's bucket scratch is
-  // n / 256 of each, left to the slack.
-  std::size_t per_key = 2 * (kb + value_bytes);
-  if (!detail::carried_by_passes(value_bytes)) per_key += 2 * carried;
-  n = std::min<std::size_t>(n, std::size_t(double(f.global_mem) * 0.97 / double(per_key)));
+  // buffers), the permutation's indices (twice) and saved values; scratch buffers grow with a quarter of
+  // headroom (up to the largest allocation); the split path's bucket scratch is n / 256 of each, left to
+  // the slack.
+  double per_key = 2.25 * double(kb + value_bytes);
+  if (!detail::carried_by_passes(value_bytes)) per_key += 2.5 * double(carried);
+  n = std::min<std::size_t>(n, std::size_t(double(f.global_mem) * 0.97 / per_key));
   if (!detail::carried_by_passes(value_bytes)) n = std::min(n, kMax32);
   return n;
 }
