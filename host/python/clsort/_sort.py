@@ -312,7 +312,8 @@ def sort(a, descending=False, algorithm="automatic", device=None):
 
 def argsort(a, descending=False, algorithm="automatic", device=None):
     """The stable permutation that sorts the 1-D array `a`, like ``np.argsort(a, kind="stable")``: int64
-    indices, ``a[result]`` is sorted. n must be below 2^32."""
+    indices, ``a[result]`` is sorted. From 2^32 keys on (radix sort, where the device holds them) the
+    library's 64-bit argsort fills them."""
     descending = _check_order(descending, algorithm)
     return _module_sorter(a, device).argsort(a, descending, algorithm)
 
