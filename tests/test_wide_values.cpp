@@ -1,4 +1,5 @@
-// Values of any width (1, 2, 3, 12, 16, 64 bytes: moved once through the permutation) and argsort with
+// Values of any width (1, 2, 3, 7 bytes: widened to ride the passes; 12, 16, 64 bytes: moved once through
+// the permutation) and argsort with
 // 32- and 64-bit indices of host and device keys, against a stable reference, bit for bit. The value
 // width is a run-time argument (Sorter::sort_host, sort_buffer), so the widths share one instantiation
 // per key type; one typed 12-byte struct goes through the templates for every key type.
@@ -16,7 +17,8 @@
 namespace clsort_test {
 namespace {
 
-const std::size_t kWidths[] = {1, 2, 3, 12, 16, 64};
+// Widened to 4 bytes (1, 2, 3) or 8 (7) to ride the passes; moved through the permutation (12, 16, 64).
+const std::size_t kWidths[] = {1, 2, 3, 7, 12, 16, 64};
 
 // Sizes around the work-group and tile sizes, small enough for every algorithm on a CPU device.
 std::vector<std::size_t> wide_sizes(const clsort::Sorter& sorter, Algorithm algorithm) {
@@ -403,12 +405,12 @@ void split_case(clsort::Sorter& s, FailureBudget& budget) {
         s.sort(got, {order, Algorithm::radix});
         std::string error = compare_sorted(reference_sort(keys, order), got);
         CHECK_MESSAGE(error.empty(), what << " keys: " << error);
-        for (std::size_t width : {std::size_t(4), std::size_t(16)}) {
+        for (std::size_t width : {std::size_t(3), std::size_t(4), std::size_t(16)}) {
           const std::vector<unsigned char> values = wide_values(n, width, seed);
           std::vector<K> gk = keys;
           std::vector<unsigned char> gv = values;
           try {
-            if (width == 4)
+            if (width != 16)
               error = sort_wide_buffer(s, {order, Algorithm::radix}, gk, gv, width);
             else
               s.sort_host(type, gk.data(), n, gv.data(), width, {order, Algorithm::radix});

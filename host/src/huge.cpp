@@ -38,7 +38,7 @@ bool needs_split(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t
 cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                              std::size_t value_bytes, std::size_t n, const Options& options,
                              const std::vector<cl::Event>& wait) {
-  if (values && !carried_by_passes(value_bytes))
+  if (values && !carried_by_passes(value_bytes))  // enqueue_sort widens or permutes them first
     throw_argument_error("n", std::to_string(n) + " keys with values of " + std::to_string(value_bytes) +
                                   " bytes: such values move through 32-bit indices, so n must be < 2^32");
   const std::size_t kb = key_size(type), vb = values ? value_bytes : 0;

@@ -1,7 +1,8 @@
-// Values of any width, and argsort of device keys. The sort passes carry values of 4 and 8 bytes; any
-// other width (1 to ... bytes: a 12-byte struct, 16, 64) is sorted as CUB and rocPRIM sort wide pairs:
-// the keys are sorted with their 32-bit input indices, then each value moves once, through the
-// permutation (kernels/permute.cl), instead of riding every pass.
+// Values of any width, and argsort of device keys. The sort passes carry values of 4 and 8 bytes. Narrower
+// ones (1, 2, 3, 5, 6, 7 bytes) ride them widened to 4 or 8 bytes: two coalesced copies, where a gather
+// of so few bytes would read a whole memory sector for each. Wider ones (a 12-byte struct, 16, 64) are
+// sorted as CUB and rocPRIM sort wide pairs: the keys with their 32-bit input indices, then each value
+// moves once, through the permutation (kernels/permute.cl), instead of riding every pass.
 #include <algorithm>
 
 #include "run.hpp"
@@ -18,11 +19,17 @@ unsigned unit_of(std::size_t value_bytes) {
   return 1;
 }
 
-ProgramSpec permute_program(std::size_t value_bytes) {
+// CPU devices loop over contiguous runs and gather value by value (kernels/permute.cl, PERM_CPU).
+bool cpu_loops(const Sorter::Impl& s) {
+  return s.facts.type == "cpu";
+}
+
+ProgramSpec permute_program(const Sorter::Impl& s, std::size_t value_bytes) {
   ProgramSpec p;
   p.files = {"permute.cl"};
   const unsigned unit = unit_of(value_bytes ? value_bytes : 4);
   p.defines.set("PERM_UNIT", unit).set("PERM_UNITS", value_bytes ? value_bytes / unit : 1);
+  p.defines.set("PERM_CPU", cpu_loops(s) ? 1 : 0);
   return p;
 }
 
@@ -44,6 +51,36 @@ bool carried_by_passes(std::size_t value_bytes) {
   return value_bytes == 0 || value_bytes == 4 || value_bytes == 8;
 }
 
+cl::Event enqueue_sort_widened(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
+                               const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
+                               const Options& options, const std::vector<cl::Event>& wait) {
+  std::vector<cl::Event> deps = wait;
+  if (s.last()) deps.push_back(s.last);
+  const bool descending = options.order == Order::descending;
+  const Queue q{s.queue, s.profiling, s.in_order};
+  const std::uint32_t n32 = std::uint32_t(std::min<std::size_t>(n, ~0u));  // Run's n is informational here
+  Run stage(s, q, type, descending, keys, &values, unsigned(value_bytes), n32, std::move(deps));
+  if (n <= 1) {
+    s.last = stage.finish();
+    return s.last;
+  }
+  const std::size_t wide_bytes = carried_width(value_bytes);
+  ProgramSpec program = permute_program(s, 4);
+  program.defines.set("PERM_WIDE", wide_bytes).set("PERM_BYTES", value_bytes);
+  cl::Kernel widen = stage.kernel(program, "permute_widen");
+  cl::Kernel narrow = stage.kernel(program, "permute_narrow");
+  cl::Buffer wide = stage.scratch(kScratchPermValues, n * wide_bytes);
+  set_args(widen, values, wide, cl_ulong(n));
+  stage.launch(widen, launch_size(s, n), 256, "permute_widen");
+  const cl::Event sorted = enqueue_sort(s, type, keys, &wide, wide_bytes, n, options, after(stage));
+  Run back(s, q, type, descending, keys, &values, unsigned(value_bytes), n32,
+           q.in_order ? std::vector<cl::Event>{} : std::vector<cl::Event>{sorted});
+  set_args(narrow, wide, values, cl_ulong(n));
+  back.launch(narrow, launch_size(s, n), 256, "permute_narrow");
+  s.last = back.finish();
+  return s.last;
+}
+
 cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
                                 const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
                                 const Options& options, const std::vector<cl::Event>& wait) {
@@ -57,7 +94,7 @@ cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer&
     return s.last;
   }
   // Every kernel and buffer first: a failure then leaves the caller's data as it was.
-  const ProgramSpec program = permute_program(value_bytes);
+  const ProgramSpec program = permute_program(s, value_bytes);
   cl::Kernel stage_kernel = stage.kernel(program, "permute_stage");
   cl::Kernel gather = stage.kernel(program, "permute_gather");
   cl::Buffer index = stage.scratch(kScratchPermIndex, n * 4);
@@ -70,7 +107,7 @@ cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer&
   Run move(s, q, type, descending, keys, &values, unsigned(value_bytes), std::uint32_t(n),
            q.in_order ? std::vector<cl::Event>{} : std::vector<cl::Event>{sorted});
   set_args(gather, saved, index, values, cl_ulong(n));
-  move.launch(gather, launch_size(s, units), 256, "permute_gather");
+  move.launch(gather, launch_size(s, cpu_loops(s) ? n : units), 256, "permute_gather");
   s.last = move.finish();
   return s.last;
 }
@@ -88,7 +125,8 @@ cl::Event enqueue_argsort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
     return s.last;
   }
   // The caller's keys stay as they are: a copy is sorted, the indices riding the passes as its values.
-  cl::Kernel iota = first.kernel(permute_program(4), index_bytes == 8 ? "permute_iota64" : "permute_iota32");
+  cl::Kernel iota =
+      first.kernel(permute_program(s, 4), index_bytes == 8 ? "permute_iota64" : "permute_iota32");
   const std::size_t kb = key_size(type);
   cl::Buffer copy = first.scratch(kScratchArgsortKeys, n * kb);
   set_args(iota, indices, cl_ulong(n));

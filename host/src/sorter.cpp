@@ -62,7 +62,7 @@ void check_value_bytes(std::size_t value_bytes, std::size_t n) {
   if (value_bytes && n > std::numeric_limits<std::size_t>::max() / value_bytes)
     detail::throw_argument_error(
         "n", std::to_string(n) + " values of " + std::to_string(value_bytes) + " bytes do not fit in memory");
-  if (!detail::carried_by_passes(value_bytes) && n > kMax32)
+  if (detail::permuted(value_bytes) && n > kMax32)
     detail::throw_argument_error("n",
                                  std::to_string(n) + " keys with values of " + std::to_string(value_bytes) +
                                      " bytes: such values move through 32-bit indices, so n must be < 2^32");
@@ -210,9 +210,12 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
   if (detail::needs_split(s, type, n, value_bytes, split))
     p.shape =
         "one stable MSD partition by the top 8 bits of the code (64-bit counts), then per bucket: " + p.shape;
-  if (!detail::carried_by_passes(value_bytes))
+  if (detail::permuted(value_bytes))
     p.shape += "; values of " + std::to_string(value_bytes) +
                " bytes: sorted as 32-bit indices, then moved once through the permutation";
+  else if (detail::widened(value_bytes))
+    p.shape += "; values of " + std::to_string(value_bytes) + " bytes ride the passes widened to " +
+               std::to_string(detail::carried_width(value_bytes));
   p.build_options = detail::build_options(plan);
   const detail::Tuning& t = s.tuning(unsigned(key_size(type)), unsigned(detail::carried_width(value_bytes)));
   p.tuning_row = t.row;
@@ -223,7 +226,8 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
 std::size_t Sorter::max_n(KeyType type, std::size_t value_bytes) const {
   const detail::DeviceFacts& f = impl_->facts;
   const std::size_t kb = key_size(type);
-  // What the passes carry (wide values: a 32-bit index) and what else lives through the sort.
+  // What the passes carry (widened values, or a 32-bit index for wide ones) and what else lives through
+  // the sort.
   const std::size_t carried = detail::carried_width(value_bytes);
   const std::size_t widest = std::max({kb, value_bytes, carried});
   // The split path's buckets start on the sub-buffer alignment: up to 256 of them of padding.
@@ -232,11 +236,11 @@ std::size_t Sorter::max_n(KeyType type, std::size_t value_bytes) const {
   // The caller's keys and values, one scratch copy of each (the split path's, or the passes' ping-pong
   // buffers), the permutation's indices (twice) and saved values; scratch buffers grow with a quarter of
   // headroom (up to the largest allocation); the split path's bucket scratch is n / 256 of each, left to
-  // the slack.
+  // the slack. Widened values: their widened copy and its scratch.
   double per_key = 2.25 * double(kb + value_bytes);
   if (!detail::carried_by_passes(value_bytes)) per_key += 2.5 * double(carried);
   n = std::min<std::size_t>(n, std::size_t(double(f.global_mem) * 0.97 / per_key));
-  if (!detail::carried_by_passes(value_bytes)) n = std::min(n, kMax32);
+  if (detail::permuted(value_bytes)) n = std::min(n, kMax32);
   return n;
 }
 
@@ -480,7 +484,9 @@ Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, 
 cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                        std::size_t value_bytes, std::size_t n, const Options& options,
                        const std::vector<cl::Event>& wait) {
-  if (values && !carried_by_passes(value_bytes))
+  if (values && widened(value_bytes))
+    return enqueue_sort_widened(s, type, keys, *values, value_bytes, n, options, wait);
+  if (values && permuted(value_bytes))
     return enqueue_sort_permuted(s, type, keys, *values, value_bytes, n, options, wait);
   if (needs_split(s, type, n, value_bytes, options))
     return enqueue_sort_split(s, type, keys, values, value_bytes, n, options, wait);

@@ -111,15 +111,28 @@ cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, co
                        std::size_t value_bytes, std::size_t n, const Options& options,
                        const std::vector<cl::Event>& wait);
 
-/// Whether the sort passes carry values of `value_bytes` themselves (0: no values, 4, 8); any other
-/// width goes through enqueue_sort_permuted.
+/// Whether the sort passes carry values of `value_bytes` themselves (0: no values, 4, 8).
 bool carried_by_passes(std::size_t value_bytes);
-/// The value width the passes of a sort with values of `value_bytes` carry: the 32-bit indices for
-/// widths they do not carry.
-inline std::size_t carried_width(std::size_t value_bytes) {
-  return carried_by_passes(value_bytes) ? value_bytes : 4;
+/// Values narrower than 8 bytes that the passes do not carry (1, 2, 3, 5, 6, 7): widened to 4 or 8 bytes,
+/// they ride the passes, and are narrowed back (enqueue_sort_widened).
+inline bool widened(std::size_t value_bytes) {
+  return value_bytes > 0 && value_bytes < 8 && value_bytes != 4;
 }
-/// enqueue_sort for values the passes do not carry: sorts the keys with their 32-bit indices, then moves
+/// Values wider than 8 bytes: sorted as 32-bit indices and moved once (enqueue_sort_permuted); n < 2^32.
+inline bool permuted(std::size_t value_bytes) {
+  return value_bytes > 8;
+}
+/// The value width the passes of a sort with values of `value_bytes` carry: 4 or 8 for widened values,
+/// the 32-bit indices for permuted ones.
+inline std::size_t carried_width(std::size_t value_bytes) {
+  return carried_by_passes(value_bytes) ? value_bytes : widened(value_bytes) && value_bytes > 4 ? 8 : 4;
+}
+/// enqueue_sort for values of 1 to 7 bytes the passes do not carry: widened to carried_width() bytes,
+/// sorted as such, narrowed back (host/src/permute.cpp).
+cl::Event enqueue_sort_widened(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
+                               const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
+                               const Options& options, const std::vector<cl::Event>& wait);
+/// enqueue_sort for values wider than 8 bytes: sorts the keys with their 32-bit indices, then moves
 /// each value once through the permutation (host/src/permute.cpp).
 cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
                                 const cl::Buffer& values, std::size_t value_bytes, std::size_t n,

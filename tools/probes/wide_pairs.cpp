@@ -70,7 +70,7 @@ bool run_pairs(clsort::Sorter& s, std::size_t n, std::size_t width, int reps, bo
       vwork(s.context(), CL_MEM_READ_WRITE, n * width);
   q.enqueueWriteBuffer(ksrc, CL_TRUE, 0, n * 4, keys.data());
   q.enqueueWriteBuffer(vsrc, CL_TRUE, 0, n * width, values.data());
-  std::vector<double> ts, permute;
+  std::vector<double> ts, stage, gather;
   for (int r = 0; r < reps + 2; ++r) {
     q.enqueueCopyBuffer(ksrc, kwork, 0, 0, n * 4);
     q.enqueueCopyBuffer(vsrc, vwork, 0, 0, n * width);
@@ -80,10 +80,13 @@ bool run_pairs(clsort::Sorter& s, std::size_t n, std::size_t width, int reps, bo
     const double ms = ms_since(t0);
     if (r < 2) continue;
     ts.push_back(ms);
-    double pm = 0;
-    for (const auto& kt : s.last_profile())
-      if (kt.name.rfind("permute_", 0) == 0) pm += kt.ms;
-    permute.push_back(pm);
+    double before = 0, after = 0;  // widen or stage; narrow or gather
+    for (const auto& kt : s.last_profile()) {
+      if (kt.name == "permute_stage" || kt.name == "permute_widen") before += kt.ms;
+      if (kt.name == "permute_gather" || kt.name == "permute_narrow") after += kt.ms;
+    }
+    stage.push_back(before);
+    gather.push_back(after);
   }
   std::vector<std::uint32_t> out(n);
   std::vector<unsigned char> vout(n * width);
@@ -102,7 +105,7 @@ bool run_pairs(clsort::Sorter& s, std::size_t n, std::size_t width, int reps, bo
   ok = ok && osum == sum && oxor == xor_;
   const double med = median(ts);
   std::printf("u32+v%-4zu %11zu %10.4f ms %9.3f Gkeys/s", width, n, med, double(n) / med / 1e6);
-  if (profile) std::printf("  permutation kernels %.4f ms", median(permute));
+  if (profile) std::printf("  stage/widen %.4f ms, gather/narrow %.4f ms", median(stage), median(gather));
   std::printf(" %s\n", ok ? "checked" : "WRONG OUTPUT");
   std::fflush(stdout);
   return ok;
