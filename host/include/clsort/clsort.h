@@ -133,8 +133,9 @@ CLSORT_C_API clsort_status clsort_sort(clsort_sorter sorter, cl_mem keys, size_t
                                        const cl_event* event_wait_list, cl_event* event);
 
 /** Like clsort_sort(), and moves the first n values of `values` (each `value_size` bytes, 1 or more) with
- * their keys. Stable. Keys and values must not overlap. Values of 4 and 8 bytes ride the sort's passes;
- * other widths are sorted as 32-bit indices and move once at the end (scratch of n values and n indices). */
+ * their keys. Stable. Keys and values must not overlap. Values of up to 8 bytes ride the sort's passes
+ * (1, 2, 3, 5, 6, 7 bytes widened to 4 or 8); wider ones are sorted as 32-bit indices and move once at the
+ * end (scratch of n values and 2n indices), with n < 2^32. */
 CLSORT_C_API clsort_status clsort_sort_by_key(clsort_sorter sorter, cl_mem keys, cl_mem values, size_t n,
                                               clsort_key_type key_type, size_t value_size, clsort_flags flags,
                                               cl_uint num_events_in_wait_list,

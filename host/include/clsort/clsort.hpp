@@ -78,8 +78,9 @@ struct TopK {
   std::vector<std::uint32_t> indices;
 };
 
-/// Key types clsort sorts. Values may be any trivially copyable type (1 byte or wider); those of 4 and 8
-/// bytes ride the sort's passes, others are sorted as 32-bit indices and move once at the end. f16 is IEEE
+/// Key types clsort sorts. Values may be any trivially copyable type (1 byte or wider); those of up to 8
+/// bytes ride the sort's passes (widened to 4 or 8), wider ones are sorted as 32-bit indices and move
+/// once at the end. f16 is IEEE
 /// binary16 (clsort::half), bf16 bfloat16 (clsort::bfloat16); both order like f32.
 enum class KeyType { u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16, bf16 };
 
@@ -232,8 +233,9 @@ class CLSORT_API Sorter {
     sort_host(key_type_of<K>::value, keys, n, nullptr, 0, options);
   }
   /// Sorts host keys in place and moves each value with its key (stable). Sizes must match. V is any
-  /// trivially copyable type: 4- and 8-byte values ride the sort's passes; other widths (a 12-byte
-  /// struct, 16, 64 bytes, 1 byte) are sorted as 32-bit indices and move once, through the permutation.
+  /// trivially copyable type: values of up to 8 bytes ride the sort's passes (1, 2, 3, 5, 6, 7 bytes
+  /// widened to 4 or 8); wider ones (a 12-byte struct, 16, 64 bytes) are sorted as 32-bit indices and
+  /// move once, through the permutation.
   template <class K, class V>
   void sort_by_key(std::vector<K>& keys, std::vector<V>& values, const Options& options = {}) {
     check_value_type<V>();
@@ -376,7 +378,7 @@ class CLSORT_API Sorter {
   /// alone) can take on this device, by its memory alone: each of the caller's buffers and clsort's
   /// scratch copies must fit the largest allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE), and all together
   /// the device's memory. From 2^32 keys on, radix sort partitions the keys first (64-bit counts);
-  /// values of widths other than 4 and 8 bytes move through 32-bit indices, so n stays below 2^32 there.
+  /// values wider than 8 bytes move through 32-bit indices, so n stays below 2^32 there.
   /// Host sorts (std::vector) need the same device memory.
   std::size_t max_n(KeyType type, std::size_t value_bytes = 0) const;
   /// Overrides tuning parameters for experiments: "radix.wg=128,bitonic.tile=1024". Names are those
