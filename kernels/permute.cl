@@ -64,7 +64,6 @@ kernel void permute_gather(global const unit_t* saved, global const uint* index,
   PERM_LOOP(e, n) {
     global const unit_t* from = saved + (size_t)index[e] * PERM_UNITS;
     global unit_t* to = values + e * PERM_UNITS;
-#pragma unroll
     for (uint w = 0; w < PERM_UNITS; ++w) to[w] = from[w];
   }
 #else
