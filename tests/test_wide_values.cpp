@@ -390,9 +390,9 @@ TEST_CASE("wide values bad input") {
 // The path of n >= 2^32 (a stable MSD partition by the top digit, then each bucket sorted apart) at
 // small n: radix.split_min lowered on a Sorter of the shared queue.
 template <class K>
-void split_case(clsort::Sorter& s, FailureBudget& budget) {
+void split_case(clsort::Sorter& s, FailureBudget& budget, const std::vector<std::size_t>& sizes) {
   const KeyType type = clsort::key_type_of<K>::value;
-  for (std::size_t n : {std::size_t(2), std::size_t(1001), std::size_t(4099), std::size_t(70001)}) {
+  for (std::size_t n : sizes) {
     for (Dist dist : {Dist::random, Dist::few_unique, Dist::all_equal, special_distribution<K>()}) {
       if (n > 5000 && dist != Dist::few_unique && !full_matrix()) continue;
       for (Order order : both_orders()) {
@@ -448,10 +448,16 @@ TEST_CASE("split path") {
   CHECK(s.plan(KeyType::u32, 5000, 0, {Order::ascending, Algorithm::radix}).shape.find("partition") !=
         std::string::npos);
   FailureBudget budget;
-  split_case<std::uint32_t>(s, budget);
-  split_case<double>(s, budget);
-  split_case<std::int16_t>(s, budget);
-  split_case<std::uint8_t>(s, budget);
+  const std::vector<std::size_t> sizes{2, 1001, 4099, 70001};
+  split_case<std::uint32_t>(s, budget, sizes);
+  split_case<double>(s, budget, sizes);
+  split_case<std::int16_t>(s, budget, sizes);
+  split_case<std::uint8_t>(s, budget, sizes);
+  // The buckets sorted by Onesweep (the GPUs' shape; on CPU devices only at small n).
+  clsort::Sorter onesweep(shared_sorter().queue());
+  onesweep.tune("radix.split_min=1000,radix.cpu=0,radix.onesweep=1");
+  split_case<std::uint32_t>(onesweep, budget, {1001, 4099});
+  split_case<float>(onesweep, budget, {4099});
 }
 
 // n >= 2^32 on a device that holds it (CLSORT_TEST_HUGE=1: about 2^33 u32 keys need 64 GiB on the device,
