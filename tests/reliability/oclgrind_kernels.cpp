@@ -123,7 +123,8 @@ const Config kConfigs[] = {
      true},
     // n past radix.split_min (2^32 by default): the stable partition by the top digit with 64-bit counts
     // (kernels/partition.cl), then each bucket's radix sort as a sub-buffer; keys alone and by key. Each
-    // bucket is a sort of its own (Oclgrind runs every launch of each): f32 ascending, i64 descending. 4-bit digits: an
+    // bucket is a sort of its own (Oclgrind runs every launch of each): f32 ascending, i64 descending. 4-bit
+    // digits: an
     // even number of passes over the bits below the top 8 (6 and 14), so no bucket's result is copied back
     // from scratch: Oclgrind 21.10 takes a clEnqueueCopyBuffer into a sub-buffer to leave the whole parent
     // uninitialized (a plain program that fills a buffer by a kernel, copies into a sub-buffer of it and
@@ -167,7 +168,7 @@ const Config kConfigs[] = {
 };
 
 int failures = 0;
-std::vector<cl::Buffer>* buffers;   // every buffer made, kept to the end: see main()
+std::vector<cl::Buffer>* buffers;                           // every buffer made, kept to the end: see main()
 std::vector<std::unique_ptr<clsort::Sorter>>* sorter_pool;  // every Sorter made, kept to the end
 std::set<std::string> kernels_run;  // from the profiling queue: which kernels Oclgrind checked
 

@@ -164,10 +164,10 @@ CLSORT_C_API clsort_status clsort_argsort64_host(clsort_sorter sorter, const voi
 /** Writes the stable permutation that sorts the first n keys of `keys` to the first n elements of
  * `indices`, each `index_size` bytes: 4 (uint32_t, n < 2^32) or 8 (uint64_t). The keys are not changed (a
  * copy is sorted); keys and indices must not overlap. Only enqueues, like clsort_sort(). */
-CLSORT_C_API clsort_status clsort_argsort(clsort_sorter sorter, cl_mem keys, size_t n, clsort_key_type key_type,
-                                          cl_mem indices, size_t index_size, clsort_flags flags,
-                                          cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
-                                          cl_event* event);
+CLSORT_C_API clsort_status clsort_argsort(clsort_sorter sorter, cl_mem keys, size_t n,
+                                          clsort_key_type key_type, cl_mem indices, size_t index_size,
+                                          clsort_flags flags, cl_uint num_events_in_wait_list,
+                                          const cl_event* event_wait_list, cl_event* event);
 /** The k first of the first n keys of `keys` in the flags' order (n < 2^32, 0 <= k <= n), sorted, by radix
  * selection: the k keys go to the first k elements of `keys_out`, their input indices (uint32_t) to those
  * of `indices_out`. Exactly the first k elements of a stable sort (equal keys and all NaNs by lower index
