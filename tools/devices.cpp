@@ -1,5 +1,6 @@
 // `clsort devices`: every OpenCL platform and device, which one clsort uses by default and why, and what
 // clsort would run on each (automatic algorithm choice and tuning).
+#include <cmath>
 #include <cstdio>
 
 #include "cli_common.hpp"
@@ -87,6 +88,18 @@ int run_devices(const DevicesArgs&) {
         field("clsort tuning row",
               plan.tuning_row + (plan.measured.empty() ? "" : " (" + plan.measured + ")"));
         field("clsort tuning", plan.tuning);
+        // What limits n: radix sort counts past 2^32 keys, so memory does (Sorter::max_n).
+        auto largest = [&](clsort::KeyType type, std::size_t value_bytes) {
+          const std::size_t n = sorter.max_n(type, value_bytes);
+          char log2[32];
+          std::snprintf(log2, sizeof log2, "2^%.2f", n ? std::log2(double(n)) : 0.0);
+          return std::to_string(n) + " (" + log2 + ")";
+        };
+        field("clsort largest n",
+              "radix sort of device buffers, by memory: u32 keys " + largest(clsort::KeyType::u32, 0) +
+                  ", u32+u32 pairs " + largest(clsort::KeyType::u32, 4) + ", u32 + 16-byte values " +
+                  largest(clsort::KeyType::u32, 16) + ", u64 keys " + largest(clsort::KeyType::u64, 0) +
+                  "; other algorithms: bitonic and merge 2^31, selection and odd_even 2^20");
         // What a sort of 2^24 keys runs, per key width, alone and with 4-byte values.
         for (const auto& [type, value_bytes] : {std::pair{clsort::KeyType::u32, std::size_t(0)},
                                                 {clsort::KeyType::u64, std::size_t(0)},

@@ -420,7 +420,7 @@ CLI::App* add_sort_command(CLI::App& app, SortArgs& a) {
                   "default: CLSORT_DEVICE, else the first GPU, else the first CPU device");
   cmd->add_flag("--text", a.text, "Keys and values are text, one number per line (input and output)");
   cmd->add_option("--values", a.values, "File of values to reorder with the keys (stable sort by key)");
-  cmd->add_option("--values-type", a.values_type, "Type of the values (any 4- or 8-byte type)")
+  cmd->add_option("--values-type", a.values_type, "Type of the values (any key type's name: 1 to 8 bytes)")
       ->check(CLI::IsMember(key_type_names()));
   cmd->add_option("--values-out", a.values_out, "Where the reordered values go (default: OUTPUT.values)");
   cmd->add_option("INPUT", a.input, "Input file of keys, '-' for stdin")->required();
@@ -474,8 +474,6 @@ int run_sort(const SortArgs& a) {
   if (job.with_values) {
     if (a.values_type.empty()) throw CliError("--values needs --values-type (the type of the values)");
     job.values_type = parse_key_type(a.values_type);
-    if (clsort::key_size(job.values_type) < 4)
-      throw CliError("--values-type " + a.values_type + ": values must be 4 or 8 bytes wide");
     if (a.values == "-" && a.input == "-") throw CliError("keys and values cannot both come from stdin");
     if (values_out.empty()) {
       if (a.output == "-") throw CliError("--values-out is needed when the keys go to stdout");

@@ -117,18 +117,22 @@ void check_keys(clsort::KeyType type, nb::dlpack::dtype dt) {
     throw nb::type_error(("clsort: keys do not hold " + std::string(clsort::to_string(type))).c_str());
 }
 
+// value_bytes 0: values of the array's own itemsize; otherwise the array holds n values of value_bytes
+// bytes each as n * value_bytes bytes (any width, as a uint8 view).
 void sort_host(PySorter& s, clsort::KeyType type, KeysIn keys, nb::object values_obj, bool descending,
-               const std::string& algorithm) {
+               const std::string& algorithm, std::size_t value_bytes) {
   check_keys(type, keys.dtype());
   const std::size_t n = keys.shape(0);
   void* values = nullptr;
-  std::size_t value_bytes = 0;
   KeysIn values_array;
   if (!values_obj.is_none()) {
     if (!nb::try_cast(values_obj, values_array, false))
       throw nb::type_error("clsort: values must be a writable C-contiguous 1-D array");
-    value_bytes = values_array.itemsize();
-    if (values_array.shape(0) != n) throw nb::value_error("clsort: values and keys differ in length");
+    const std::size_t elements = value_bytes ? n * value_bytes : n;
+    if (value_bytes && values_array.itemsize() != 1)
+      throw nb::type_error("clsort: values of value_bytes must be given as bytes (uint8)");
+    if (!value_bytes) value_bytes = values_array.itemsize();
+    if (values_array.shape(0) != elements) throw nb::value_error("clsort: values and keys differ in length");
     values = values_array.data();
   }
   const clsort::Options options = options_of(descending, algorithm);
@@ -158,12 +162,18 @@ void argsort_host(PySorter& s, clsort::KeyType type, KeysRead keys, KeysIn out, 
     throw nb::type_error("clsort: argsort's output must be int64 of the keys' length");
   const clsort::Options options = options_of(descending, algorithm);
   nb::gil_scoped_release release;
+  if (n > 0xFFFFFFFFu) {
+    // 64-bit indices straight into NumPy's int64 (the same bits below 2^63).
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.sorter.argsort64_host(type, keys.data(), n, static_cast<std::uint64_t*>(out.data()), options);
+    return;
+  }
+  // Below 2^32, 32-bit indices: half the bytes through every pass.
   std::vector<std::uint32_t> indices(n);
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     s.sorter.argsort_host(type, keys.data(), n, indices.data(), options);
   }
-  // NumPy's indices are intp; clsort's are 32-bit (n < 2^32).
   auto* o = static_cast<std::int64_t*>(out.data());
   for (std::size_t i = 0; i < n; ++i) o[i] = indices[i];
 }
@@ -325,7 +335,7 @@ NB_MODULE(_clsort, m) {
       .def_prop_ro("queue_int_ptr",
                    [](const PySorter& s) { return reinterpret_cast<std::uintptr_t>(s.sorter.queue()()); })
       .def("sort_host", &sort_host, "type"_a, "keys"_a.noconvert(), "values"_a.none(), "descending"_a,
-           "algorithm"_a)
+           "algorithm"_a, "value_bytes"_a = 0)
       .def("sort_copy_host", &sort_copy_host, "type"_a, "keys"_a.noconvert(), "out"_a.noconvert(),
            "descending"_a, "algorithm"_a)
       .def("argsort_host", &argsort_host, "type"_a, "keys"_a.noconvert(), "out"_a.noconvert(), "descending"_a,

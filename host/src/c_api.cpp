@@ -166,8 +166,7 @@ clsort_status check_common(clsort_key_type key_type, clsort_flags flags, clsort:
 }
 
 clsort_status check_value_size(size_t value_size) {
-  if (value_size != 4 && value_size != 8)
-    return invalid("value_size", "must be 4 or 8, got " + std::to_string(value_size));
+  if (value_size == 0) return invalid("value_size", "values must be at least 1 byte wide, got 0");
   return CLSORT_SUCCESS;
 }
 
@@ -372,6 +371,42 @@ clsort_status clsort_argsort_host(clsort_sorter sorter, const void* keys, size_t
     auto f = [&](clsort::Sorter& s) { s.argsort_host(type, keys, n, indices, options); };
     on_sorter(sorter, f);
     return succeed();
+  });
+}
+
+clsort_status clsort_argsort64_host(clsort_sorter sorter, const void* keys, size_t n,
+                                    clsort_key_type key_type, uint64_t* indices, clsort_flags flags) {
+  return guarded([&] {
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    if (!keys && n) return invalid("keys", "null pointer");
+    if (!indices && n) return invalid("indices", "null pointer");
+    auto f = [&](clsort::Sorter& s) { s.argsort64_host(type, keys, n, indices, options); };
+    on_sorter(sorter, f);
+    return succeed();
+  });
+}
+
+clsort_status clsort_argsort(clsort_sorter sorter, cl_mem keys, size_t n, clsort_key_type key_type,
+                             cl_mem indices, size_t index_size, clsort_flags flags,
+                             cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                             cl_event* event) {
+  if (event) *event = nullptr;
+  return guarded([&] {
+    if (!sorter) return invalid("sorter", "null clsort_sorter");
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    if (clsort_status s = check_buffer("keys", keys)) return s;
+    if (clsort_status s = check_buffer("indices", indices)) return s;
+    if (index_size != 4 && index_size != 8)
+      return invalid("index_size", "must be 4 or 8, got " + std::to_string(index_size));
+    std::vector<cl::Event> wait;
+    if (clsort_status s = check_wait_list(num_events_in_wait_list, event_wait_list, &wait)) return s;
+    const cl::Buffer kbuf(keys, /*retainObject=*/true), ibuf(indices, /*retainObject=*/true);
+    const cl::Event done = sorter->sorter.argsort_buffer(type, kbuf, n, ibuf, index_size, options, wait);
+    return give_event(done, event);
   });
 }
 

@@ -16,7 +16,9 @@
 namespace clsort {
 namespace {
 
-constexpr std::size_t kMaxRadix = std::numeric_limits<std::uint32_t>::max();
+// Radix sort past 2^32 - 1 keys partitions them first (host/src/huge.cpp): device memory is the limit.
+constexpr std::size_t kMaxRadix = std::numeric_limits<std::size_t>::max();
+constexpr std::size_t kMax32 = std::numeric_limits<std::uint32_t>::max();  // 32-bit indices
 constexpr std::size_t kMaxBitonic = std::size_t(1) << 31;  // its virtual size 2^k must fit in 32 bits
 constexpr std::size_t kMaxSelection = std::size_t(1) << 20;
 // Odd-even transposition runs one launch per tile (O(n) phases, O(n^2 / tile) work).
@@ -54,16 +56,39 @@ std::pair<cl_mem, std::size_t> origin_of(const cl::Buffer& b) {
   return {parent, offset};
 }
 
-void check_value_bytes(std::size_t value_bytes) {
-  if (value_bytes != 0 && value_bytes != 4 && value_bytes != 8)
-    detail::throw_argument_error("values", "must be 4 or 8 bytes wide");
+// Values of any width: n of them must be addressable. `value_bytes` 0 with values is refused by the
+// callers, which know whether there are values.
+void check_value_bytes(std::size_t value_bytes, std::size_t n) {
+  if (value_bytes && n > std::numeric_limits<std::size_t>::max() / value_bytes)
+    detail::throw_argument_error(
+        "n", std::to_string(n) + " values of " + std::to_string(value_bytes) + " bytes do not fit in memory");
+  if (detail::permuted(value_bytes) && n > kMax32)
+    detail::throw_argument_error("n",
+                                 std::to_string(n) + " keys with values of " + std::to_string(value_bytes) +
+                                     " bytes: such values move through 32-bit indices, so n must be < 2^32");
+}
+void check_values_width(std::size_t value_bytes) {
+  if (value_bytes == 0) detail::throw_argument_error("value_bytes", "values must be at least 1 byte wide");
+}
+
+// Before any memory is touched: n that the device cannot hold (Sorter::max_n) is refused.
+void check_fits(const Sorter& sorter, KeyType type, std::size_t n, std::size_t value_bytes) {
+  const std::size_t most = sorter.max_n(type, value_bytes);
+  if (n > most)
+    throw Error(
+        CL_INVALID_BUFFER_SIZE, "n",
+        "clsort: " + std::to_string(n) + " " + to_string(type) + " keys" +
+            (value_bytes ? " with values of " + std::to_string(value_bytes) + " bytes" : std::string()) +
+            " need more memory than the device has: at most " + std::to_string(most) +
+            " there (Sorter::max_n: its largest allocation and its global memory)",
+        {}, Error::Kind::out_of_memory);
 }
 
 // The plan of one sort: the fitted tuning for its widths, then the algorithm's plan function.
 detail::Plan plan_of(const Sorter::Impl& s, Algorithm algorithm, KeyType type, std::size_t n,
                      std::size_t value_bytes, const Options& options) {
-  const unsigned kb = unsigned(key_size(type)), vb = unsigned(value_bytes);
-  const detail::PlanInput in{s.facts,           s.tuning(kb, vb), kb, vb, std::uint32_t(n),
+  const unsigned kb = unsigned(key_size(type)), vb = unsigned(detail::carried_width(value_bytes));
+  const detail::PlanInput in{s.facts,           s.tuning(kb, vb), kb, vb, std::uint32_t(std::min(n, kMax32)),
                              options.begin_bit, options.end_bit};
   return detail::make_plan(algorithm, in);
 }
@@ -174,17 +199,49 @@ DevicePlan Sorter::plan() const {
 }
 
 SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, const Options& options) const {
-  check_value_bytes(value_bytes);
+  check_value_bytes(value_bytes, n);
   const Impl& s = *impl_;
   SortPlan p;
   p.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
   const detail::Plan plan = plan_of(s, p.algorithm, type, n, value_bytes, options);
   p.shape = detail::describe(plan);
+  Options split = options;
+  split.algorithm = p.algorithm;
+  if (detail::needs_split(s, type, n, value_bytes, split))
+    p.shape =
+        "one stable MSD partition by the top 8 bits of the code (64-bit counts), then per bucket: " + p.shape;
+  if (detail::permuted(value_bytes))
+    p.shape += "; values of " + std::to_string(value_bytes) +
+               " bytes: sorted as 32-bit indices, then moved once through the permutation";
+  else if (detail::widened(value_bytes))
+    p.shape += "; values of " + std::to_string(value_bytes) + " bytes ride the passes widened to " +
+               std::to_string(detail::carried_width(value_bytes));
   p.build_options = detail::build_options(plan);
-  const detail::Tuning& t = s.tuning(unsigned(key_size(type)), unsigned(value_bytes));
+  const detail::Tuning& t = s.tuning(unsigned(key_size(type)), unsigned(detail::carried_width(value_bytes)));
   p.tuning_row = t.row;
   p.tuning = t.describe();
   return p;
+}
+
+std::size_t Sorter::max_n(KeyType type, std::size_t value_bytes) const {
+  const detail::DeviceFacts& f = impl_->facts;
+  const std::size_t kb = key_size(type);
+  // What the passes carry (widened values, or a 32-bit index for wide ones) and what else lives through
+  // the sort.
+  const std::size_t carried = detail::carried_width(value_bytes);
+  const std::size_t widest = std::max({kb, value_bytes, carried});
+  // The split path's buckets start on the sub-buffer alignment: up to 256 of them of padding.
+  const std::size_t pad = 256 * f.base_align;
+  std::size_t n = f.max_alloc > pad ? std::size_t((f.max_alloc - pad) / widest) : 0;
+  // The caller's keys and values, one scratch copy of each (the split path's, or the passes' ping-pong
+  // buffers), the permutation's indices (twice) and saved values; scratch buffers grow with a quarter of
+  // headroom (up to the largest allocation); the split path's bucket scratch is n / 256 of each, left to
+  // the slack. Widened values: their widened copy and its scratch.
+  double per_key = 2.25 * double(kb + value_bytes);
+  if (!detail::carried_by_passes(value_bytes)) per_key += 2.5 * double(carried);
+  n = std::min<std::size_t>(n, std::size_t(double(f.global_mem) * 0.97 / per_key));
+  if (detail::permuted(value_bytes)) n = std::min(n, kMax32);
+  return n;
 }
 
 void Sorter::tune(const std::string& overrides) {
@@ -227,8 +284,8 @@ cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Bu
     detail::throw_argument_error(
         "n", std::to_string(n) + " keys do not fit in a buffer of " + std::to_string(kbytes) + " bytes");
   if (values) {
-    if (value_bytes != 4 && value_bytes != 8)
-      detail::throw_argument_error("values", "must be 4 or 8 bytes wide");
+    check_values_width(value_bytes);
+    check_value_bytes(value_bytes, n);
     if (!(*values)()) detail::throw_argument_error("values", "null cl::Buffer");
     cl::Context vctx;
     CLSORT_CHECK(values->getInfo(CL_MEM_CONTEXT, &vctx));
@@ -248,6 +305,7 @@ cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Bu
   }
   Options resolved = options;
   resolved.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
+  check_fits(*this, type, n, values ? value_bytes : 0);
   s.profile.clear();
   return detail::enqueue_sort(s, type, keys, values, value_bytes, n, resolved, wait);
 }
@@ -274,19 +332,29 @@ void Sorter::sort_copy_host(KeyType type, const void* keys_in, void* keys_out, s
 // The host sort: keys uploaded from keys_in, downloaded to keys (the same array, or sort_copy_host's output).
 void Sorter::sort_host_from(KeyType type, const void* keys_in, void* keys, std::size_t n, void* values,
                             std::size_t value_bytes, const Options& options) {
-  if (values == nullptr) value_bytes = 0;
-  check_value_bytes(value_bytes);
+  if (values == nullptr)
+    value_bytes = 0;
+  else
+    check_values_width(value_bytes);
+  check_value_bytes(value_bytes, n);
+  if (values) {
+    const auto* k = static_cast<const unsigned char*>(keys);
+    const auto* v = static_cast<const unsigned char*>(values);
+    if (k < v + n * value_bytes && v < k + n * key_size(type))
+      detail::throw_argument_error("values", "keys and values must not be the same or overlapping arrays");
+  }
   Impl& s = *impl_;
   const std::size_t kb = key_size(type);
   Options resolved = options;  // n over the limit throws here, before any upload
   resolved.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
+  check_fits(*this, type, n, values ? value_bytes : 0);
   detail::Run staging(s, {s.queue, s.profiling, s.in_order}, type, false, {}, nullptr, 0, 0, {});
   cl::Buffer kbuf = staging.scratch(detail::kHostKeys, n * kb);
   cl::Buffer vbuf;
   if (values) vbuf = staging.scratch(detail::kHostValues, n * value_bytes);
   s.profile.clear();
   // GPUs: through pinned staging in chunks (host.chunk; off on CPU devices, whose buffers are host memory).
-  const detail::HostPolicy& host = s.tuning(unsigned(kb), unsigned(value_bytes)).host;
+  const detail::HostPolicy& host = s.tuning(unsigned(kb), unsigned(detail::carried_width(value_bytes))).host;
   if (host.chunk && n * (kb + value_bytes) >= host.min) {
     std::vector<detail::HostArray> arrays{
         {static_cast<unsigned char*>(keys), kbuf, n * kb, static_cast<const unsigned char*>(keys_in)}};
@@ -338,13 +406,58 @@ void Sorter::argsort_host(KeyType type, const void* keys, std::size_t n, std::ui
                           const Options& options) {
   if (n == 0) return;
   if (!keys || !indices) detail::throw_argument_error(keys ? "indices" : "keys", "null pointer");
-  if (n > kMaxRadix) detail::throw_argument_error("n", "argsort returns 32-bit indices: n must be < 2^32");
+  if (n > kMax32)
+    detail::throw_argument_error("n", "argsort returns 32-bit indices: n must be < 2^32 (argsort64)");
   std::vector<std::uint32_t> iota(n);
   for (std::size_t i = 0; i < n; ++i) iota[i] = std::uint32_t(i);
   // The keys are uploaded from the caller's array and come back sorted into memory of our own.
   const std::unique_ptr<unsigned char[]> sorted(new unsigned char[n * key_size(type)]);
   sort_host_from(type, keys, sorted.get(), n, iota.data(), 4, options);
   std::memcpy(indices, iota.data(), n * 4);
+}
+
+void Sorter::argsort64_host(KeyType type, const void* keys, std::size_t n, std::uint64_t* indices,
+                            const Options& options) {
+  if (n == 0) return;
+  if (!keys || !indices) detail::throw_argument_error(keys ? "indices" : "keys", "null pointer");
+  std::vector<std::uint64_t> iota(n);
+  for (std::size_t i = 0; i < n; ++i) iota[i] = i;
+  const std::unique_ptr<unsigned char[]> sorted(new unsigned char[n * key_size(type)]);
+  sort_host_from(type, keys, sorted.get(), n, iota.data(), 8, options);
+  std::memcpy(indices, iota.data(), n * 8);
+}
+
+cl::Event Sorter::argsort_buffer(KeyType type, const cl::Buffer& keys, std::size_t n,
+                                 const cl::Buffer& indices, std::size_t index_bytes, const Options& options,
+                                 const std::vector<cl::Event>& wait) {
+  Impl& s = *impl_;
+  const std::size_t kb = key_size(type);
+  if (index_bytes != 4 && index_bytes != 8)
+    detail::throw_argument_error("index_bytes", std::to_string(index_bytes) + " is neither 4 nor 8");
+  auto check = [&](const cl::Buffer& b, const char* name, std::size_t size) {
+    if (!b()) detail::throw_argument_error(name, "null cl::Buffer");
+    cl::Context c;
+    CLSORT_CHECK(b.getInfo(CL_MEM_CONTEXT, &c));
+    if (c() != s.context()) detail::throw_argument_error(name, "buffer belongs to another OpenCL context");
+    std::size_t bytes = 0;
+    CLSORT_CHECK(b.getInfo(CL_MEM_SIZE, &bytes));
+    if (n > bytes / size)
+      detail::throw_argument_error(
+          name, "holds " + std::to_string(bytes / size) + " elements, fewer than n = " + std::to_string(n));
+  };
+  check(keys, "keys", kb);
+  check(indices, "indices", index_bytes);
+  if (index_bytes == 4 && n > kMax32)
+    detail::throw_argument_error("n", std::to_string(n) + " keys: 32-bit indices need n < 2^32 (argsort64)");
+  const auto ko = origin_of(keys), io = origin_of(indices);
+  if (indices() == keys() ||
+      (ko.first == io.first && ko.second < io.second + n * index_bytes && io.second < ko.second + n * kb))
+    detail::throw_argument_error("indices", "keys and indices must not be the same or overlapping buffers");
+  Options resolved = options;
+  resolved.algorithm = detail::resolve_algorithm(s, type, n, index_bytes, options);
+  check_fits(*this, type, n, index_bytes);
+  s.profile.clear();
+  return detail::enqueue_argsort(s, type, keys, indices, index_bytes, n, resolved, wait);
 }
 
 namespace detail {
@@ -387,6 +500,18 @@ Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, 
 cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                        std::size_t value_bytes, std::size_t n, const Options& options,
                        const std::vector<cl::Event>& wait) {
+  if (values && widened(value_bytes))
+    return enqueue_sort_widened(s, type, keys, *values, value_bytes, n, options, wait);
+  if (values && permuted(value_bytes))
+    return enqueue_sort_permuted(s, type, keys, *values, value_bytes, n, options, wait);
+  if (needs_split(s, type, n, value_bytes, options))
+    return enqueue_sort_split(s, type, keys, values, value_bytes, n, options, wait);
+  return enqueue_sort_whole(s, type, keys, values, value_bytes, n, options, wait);
+}
+
+cl::Event enqueue_sort_whole(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
+                             std::size_t value_bytes, std::size_t n, const Options& options,
+                             const std::vector<cl::Event>& wait) {
   const Algorithm algorithm = options.algorithm;
   std::vector<cl::Event> deps = wait;
   if (s.last()) deps.push_back(s.last);

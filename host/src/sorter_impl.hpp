@@ -101,7 +101,19 @@ enum ScratchSlot {
   kSegHugeKeys,
   kSegHugeValues,
   kSegSeqKeys,
-  kSegSeqValues
+  kSegSeqValues,
+  // Values the passes do not carry (host/src/permute.cpp): the indices sorted with the keys and the
+  // values saved for the gather; argsort of device keys: the copy of the keys it sorts.
+  kScratchPermIndex,
+  kScratchPermValues,
+  kScratchArgsortKeys,
+  // n past radix.split_min (host/src/huge.cpp): the partitioned keys and values, the per-chunk counts and
+  // offsets, the buckets' layout.
+  kSplitKeys,
+  kSplitValues,
+  kSplitCounts,
+  kSplitOffsets,
+  kSplitBuckets
 };
 
 /// What Algorithm::automatic picks for n keys of `type` with values of `value_bytes` (0: none).
@@ -118,6 +130,53 @@ Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, 
 cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                        std::size_t value_bytes, std::size_t n, const Options& options,
                        const std::vector<cl::Event>& wait);
+
+/// Whether the sort passes carry values of `value_bytes` themselves (0: no values, 4, 8).
+bool carried_by_passes(std::size_t value_bytes);
+/// Values narrower than 8 bytes that the passes do not carry (1, 2, 3, 5, 6, 7): widened to 4 or 8 bytes,
+/// they ride the passes, and are narrowed back (enqueue_sort_widened).
+inline bool widened(std::size_t value_bytes) {
+  return value_bytes > 0 && value_bytes < 8 && value_bytes != 4;
+}
+/// Values wider than 8 bytes: sorted as 32-bit indices and moved once (enqueue_sort_permuted); n < 2^32.
+inline bool permuted(std::size_t value_bytes) {
+  return value_bytes > 8;
+}
+/// The value width the passes of a sort with values of `value_bytes` carry: 4 or 8 for widened values,
+/// the 32-bit indices for permuted ones.
+inline std::size_t carried_width(std::size_t value_bytes) {
+  return carried_by_passes(value_bytes) ? value_bytes : widened(value_bytes) && value_bytes > 4 ? 8 : 4;
+}
+/// enqueue_sort for values of 1 to 7 bytes the passes do not carry: widened to carried_width() bytes,
+/// sorted as such, narrowed back (host/src/permute.cpp).
+cl::Event enqueue_sort_widened(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
+                               const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
+                               const Options& options, const std::vector<cl::Event>& wait);
+/// enqueue_sort for values wider than 8 bytes: sorts the keys with their 32-bit indices, then moves
+/// each value once through the permutation (host/src/permute.cpp).
+cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
+                                const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
+                                const Options& options, const std::vector<cl::Event>& wait);
+/// Whether a sort of n keys takes the split path (enqueue_sort_split): radix sort from radix.split_min on,
+/// which n >= 2^32 always reaches.
+bool needs_split(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
+                 const Options& options);
+/// The radix sort of n keys past radix.split_min: a stable MSD partition by the top digit of the key's
+/// code with 64-bit counts, then a radix sort of each bucket (host/src/huge.cpp). Throws Error naming n
+/// where a bucket holds 2^32 keys or more, or values wider than the passes carry need indices past 2^32.
+cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
+                             std::size_t value_bytes, std::size_t n, const Options& options,
+                             const std::vector<cl::Event>& wait);
+/// enqueue_sort without the split: n < 2^32.
+cl::Event enqueue_sort_whole(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
+                             std::size_t value_bytes, std::size_t n, const Options& options,
+                             const std::vector<cl::Event>& wait);
+
+/// Enqueues the argsort of n device keys, arguments checked and options.algorithm resolved: a copy of
+/// the keys is sorted with their indices (index_bytes 4 or 8) as values, the indices landing in `indices`.
+cl::Event enqueue_argsort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer& indices,
+                          std::size_t index_bytes, std::size_t n, const Options& options,
+                          const std::vector<cl::Event>& wait);
 
 }  // namespace detail
 }  // namespace clsort

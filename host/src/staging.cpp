@@ -175,7 +175,7 @@ bool sort_host_staged(Sorter::Impl& s, KeyType type, const std::vector<HostArray
   // so that copies and transfers overlap for arrays of a few chunks too.
   std::size_t largest = 0;
   for (const HostArray& a : arrays) largest = std::max(largest, a.bytes);
-  const HostPolicy& host = s.tuning(unsigned(key_size(type)), unsigned(value_bytes)).host;
+  const HostPolicy& host = s.tuning(unsigned(key_size(type)), unsigned(carried_width(value_bytes))).host;
   const std::size_t max_chunk = host.chunk;
   const std::size_t chunk =
       std::clamp(round_up(largest / 8, 4096), std::min(max_chunk, kMinChunk), max_chunk);

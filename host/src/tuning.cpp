@@ -114,6 +114,7 @@ const Param k_params[] = {
     CLSORT_PARAM("radix.regs", radix.regs, 16, 255, Check::zero_or_range, "the compiler's choice"),
     CLSORT_PARAM("radix.prefetch_max", radix.prefetch_max, 0, 0xFFFFFFFFull, Check::range, ""),
     CLSORT_PARAM("radix.spins", radix.spins, 0, 1ull << 31, Check::range, ""),
+    CLSORT_PARAM("radix.split_min", radix.split_min, 2, 1ull << 32, Check::range, ""),
     CLSORT_PARAM("bitonic.wg", bitonic.wg, 1, 4096, Check::pow2, ""),
     CLSORT_PARAM("bitonic.tile", bitonic.tile, 2, 65536, Check::pow2, ""),
     CLSORT_PARAM("bitonic.steps", bitonic.steps, 1, 6, Check::range, ""),
@@ -215,6 +216,9 @@ DeviceFacts query_device(const cl::Device& device) {
   f.local_mem = info<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE, "CL_DEVICE_LOCAL_MEM_SIZE");
   f.max_alloc = info<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
   f.compute_units = info<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS, "CL_DEVICE_MAX_COMPUTE_UNITS");
+  f.global_mem = info<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE, "CL_DEVICE_GLOBAL_MEM_SIZE");
+  f.base_align = std::max<std::size_t>(
+      8, info<cl_uint>(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, "CL_DEVICE_MEM_BASE_ADDR_ALIGN") / 8);
   f.host_unified = info<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY, "CL_DEVICE_HOST_UNIFIED_MEMORY");
   f.extensions = info<std::string>(device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS");
   // A driver answering 0 would turn into work-groups of 0 and empty tiles: refuse it by name.

@@ -20,6 +20,8 @@ struct DeviceFacts {
   std::size_t max_work_group = 1;
   std::size_t local_mem = 0;
   std::uint64_t max_alloc = 0;
+  std::uint64_t global_mem = 0;
+  std::size_t base_align = 128;  // CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: where a sub-buffer may start
   unsigned compute_units = 1;
   bool host_unified = false;
   // NVIDIA's OpenCL (it reports cl_nv_device_attribute_query): its compiler takes inline PTX, which a
@@ -60,6 +62,9 @@ struct RadixPolicy {
   unsigned prefetch_max = 0;
   // Onesweep: reads of an earlier tile's look-back word before counting its keys instead; 0: always count
   unsigned spins = 1u << 20;
+  // From this n on, one stable MSD partition by the top digit first (host/src/huge.cpp), each bucket then
+  // sorted apart: the passes count in 32 bits, so n >= 2^32 needs it; lower only to test it
+  std::uint64_t split_min = std::uint64_t(1) << 32;
   bool derived = false;  // (not a parameter) items was 0: the tile comes from the device
 };
 struct BitonicPolicy {

@@ -678,7 +678,7 @@ TEST_CASE("cli bad input") {
     expect_failure(d, "sort --type u32 - -o existing.out --values three.bin --values-type u32", 1,
                    "same count", "|two.bin");
     expect_failure(d, "sort --type u32 three.bin -o existing.out --values twelve.bin --values-type u16", 1,
-                   "values must be 4 or 8 bytes wide");
+                   "same count");
     expect_failure(d, "sort --type u32 three.bin -o existing.out --values two.bin", 1, "--values-type");
   }
   SUBCASE("output cannot be written") {

@@ -73,9 +73,9 @@ std::string bad_call(clsort::Sorter& s, KeyType t, const std::vector<unsigned ch
   switch (selector % 4) {
     case 0:  // n past the keys
       break;
-    case 1:  // a value width other than 4 and 8
+    case 1:  // a value width of 0
       bad_n = std::min(n, cap);
-      bad_vb = 1 + selector % 3;
+      bad_vb = 0;
       values = &vbuf;
       break;
     case 2:  // keys and values the same buffer

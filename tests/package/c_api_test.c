@@ -339,7 +339,7 @@ static void test_errors(cl_context ctx, cl_command_queue q, clsort_sorter s) {
   CHECK_STATUS(clsort_sort_by_key(s, kb, NULL, 64, CLSORT_KEY_U32, 4, 0, 0, NULL, &ev),
                CLSORT_ERROR_INVALID_ARGUMENT);
   CHECK(ev == NULL);
-  CHECK_STATUS(clsort_sort_by_key(s, kb, vb, 64, CLSORT_KEY_U32, 3, 0, 0, NULL, NULL),
+  CHECK_STATUS(clsort_sort_by_key(s, kb, vb, 64, CLSORT_KEY_U32, 0, 0, 0, NULL, NULL),
                CLSORT_ERROR_INVALID_ARGUMENT);
   CHECK(strstr(clsort_last_error_message(), "value_size") != NULL);
   CHECK_STATUS(clsort_sort_by_key(s, kb, kb, 64, CLSORT_KEY_U32, 4, 0, 0, NULL, NULL),

@@ -65,6 +65,21 @@ def test_sort_by_key_in_place(cl_queue, dtype):
         assert_array_equal(dv.get(), other[perm])
 
 
+@pytest.mark.parametrize("values_dtype", [np.int8, np.int16, "S3", [("a", "<u4"), ("b", "<f4"), ("c", "<i4")],
+                                          np.complex128, [("a", "<u4"), ("b", "<f8", (7,)), ("c", "u1", (4,))]],
+                         ids=["1", "2", "3", "12", "16", "64"])
+def test_sort_by_key_values_of_any_width_in_place(cl_queue, values_dtype):
+    """Values the passes do not carry move once, through the permutation, in the caller's buffer."""
+    a = make("few_unique", np.float32, 30011, seed=5)
+    values = np.arange(a.size).astype(values_dtype)
+    for descending in (False, True):
+        dk, dv = cl_array.to_device(cl_queue, a), cl_array.to_device(cl_queue, values)
+        clsort.sort_by_key(dk, dv, descending=descending).wait()
+        perm = device_perm(a, descending)
+        assert_array_equal(bits(dk.get()), bits(a[perm]))
+        assert_array_equal(dv.get(), values[perm])
+
+
 def test_waits_for_the_arrays_events_and_is_asynchronous(cl_queue):
     """The sort starts after the array's pending events and the call returns before it runs."""
     a = make("random", np.uint32, 200003, seed=9)

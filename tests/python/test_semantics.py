@@ -55,7 +55,8 @@ def test_stability_by_hand():
 
 
 @pytest.mark.parametrize("values_dtype", [np.int64, np.float32, "M8[s]", [("a", "<i4"), ("b", "<f4")],
-                                          ">i8", np.int8, np.uint16, np.complex128, "U3", object, bool])
+                                          ">i8", np.int8, np.uint16, np.complex128, "U3", object, bool,
+                                          "S3", [("a", "<i4"), ("b", "<f8", (7,)), ("c", "u1", (4,))]])
 def test_sort_by_key_values_of_any_dtype(values_dtype):
     rng = np.random.default_rng(3)
     keys = rng.integers(0, 50, size=5003).astype(np.float64)

@@ -21,10 +21,16 @@ struct Config {
   std::vector<std::size_t> sizes;
   std::size_t every_type;  // the first sizes run every type and order; the rest one per key width
   // What runs instead of the sorts: top_k and select (kernels/select.cl), lexsort (kernels/lexsort.cl and
-  // the sorts by key), sort_custom (kernels/custom.cl; u8 runs a 1-byte struct, f32 a 12-byte one), or the
-  // segmented sort (kernels/segments.cl).
-  enum class Mode { sort, select, lexsort, custom, segments };
+  // the sorts by key), sort_custom (kernels/custom.cl; u8 runs a 1-byte struct, f32 a 12-byte one), the
+  // segmented sort (kernels/segments.cl), or values of 12 and 3 bytes (kernels/permute.cl) and argsort64.
+  enum class Mode { sort, select, lexsort, custom, segments, wide };
   Mode mode = Mode::sort;
+  // A Sorter per mode: scratch that a later mode would grow (the split path's, whose size follows the
+  // value width) is then never freed and reallocated, which Oclgrind misreads (see main()).
+  bool sorter_per_mode = false;
+  // Only this key type (one case per process: the split path releases its sub-buffers, which Oclgrind
+  // takes as freed memory, and a later case's buffers reusing it would be misread, see main()).
+  const char* only = nullptr;
 };
 using Mode = Config::Mode;
 
@@ -110,6 +116,40 @@ const Config kConfigs[] = {
      "radix.wg=16 radix.items=2 radix.groups=4",
      {20, 70},
      1},
+    // Values the passes do not carry: 12 bytes (4-byte units) in device buffers, 3 bytes (bytes) from the
+    // host, each sorted as 32-bit indices and then gathered; argsort64 of device keys (its iota and copy).
+    {"wide_values",
+     Algorithm::radix,
+     "radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 radix.wg=16 radix.items=2 radix.groups=4",
+     {29, 300},
+     1,
+     Mode::wide},
+    // n past radix.split_min (2^32 by default): the stable partition by the top digit with 64-bit counts
+    // (kernels/partition.cl), then each bucket's radix sort as a sub-buffer; keys alone and by key. Each
+    // bucket is a sort of its own (Oclgrind runs every launch of each): f32 ascending, i64 descending. 4-bit
+    // digits: an
+    // even number of passes over the bits below the top 8 (6 and 14), so no bucket's result is copied back
+    // from scratch: Oclgrind 21.10 takes a clEnqueueCopyBuffer into a sub-buffer to leave the whole parent
+    // uninitialized (a plain program that fills a buffer by a kernel, copies into a sub-buffer of it and
+    // reads the parent shows it), and reports every later read of the partitioned keys.
+    {"radix_split",
+     Algorithm::radix,
+     "radix.split_min=40 radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 radix.wg=16 radix.items=2 "
+     "radix.groups=4",
+     {300},
+     0,
+     Mode::sort,
+     true,
+     "f32"},
+    {"radix_split_i64",
+     Algorithm::radix,
+     "radix.split_min=40 radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 radix.wg=16 radix.items=2 "
+     "radix.groups=4",
+     {50},
+     0,
+     Mode::sort,
+     true,
+     "i64"},
     // Radix selection, GPU shape: groups of 16 work-items x 3 keys looping over tiles (3 groups), every
     // level of the composite (key, index) reached through ties (few-unique keys), then top_k's sort of
     // the selection (one work-group's bitonic sort: k <= 67 fits the tile) and the gather.
@@ -158,7 +198,8 @@ const Config kConfigs[] = {
 };
 
 int failures = 0;
-std::vector<cl::Buffer>* buffers;   // every buffer made, kept to the end: see main()
+std::vector<cl::Buffer>* buffers;                           // every buffer made, kept to the end: see main()
+std::vector<std::unique_ptr<clsort::Sorter>>* sorter_pool;  // every Sorter made, kept to the end
 std::set<std::string> kernels_run;  // from the profiling queue: which kernels Oclgrind checked
 
 void note_kernels(const clsort::Sorter& sorter) {
@@ -363,12 +404,74 @@ void run_custom(clsort::Sorter& sorter, const Config& c, KeyType type, Order ord
     report(what + " sort_custom", "bytes past n changed");
 }
 
+// Values of 12 bytes (device buffers, room past n untouched) and 3 bytes (host), and argsort64 of device
+// keys, each checked against the stable order.
+void run_wide(clsort::Sorter& sorter, KeyType type, Order order, const std::vector<std::uint64_t>& keys,
+              std::mt19937_64& rng, const std::string& what) {
+  const std::size_t n = keys.size(), kb = width(type), tail = 5;
+  const cl::CommandQueue& q = sorter.queue();
+  const clsort::Options options{order, Algorithm::radix};
+  std::vector<std::uint32_t> ref(n);
+  for (std::size_t i = 0; i < n; ++i) ref[i] = std::uint32_t(i);
+  std::stable_sort(ref.begin(), ref.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return before(type, order, keys[a], keys[b]); });
+  for (std::size_t vb : {std::size_t(12), std::size_t(3)}) {
+    std::vector<unsigned char> v((n + tail) * vb);
+    for (auto& b : v) b = static_cast<unsigned char>(rng());
+    for (std::size_t i = 0; i < n; ++i) std::memcpy(&v[i * vb], &i, std::min<std::size_t>(vb, 4));
+    std::vector<unsigned char> k = pack(type, keys), vo = v;
+    if (vb == 12) {
+      k.resize((n + tail) * kb, 0xA5);
+      cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(), k.data());
+      cl::Buffer vbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size(), v.data());
+      buffers->push_back(kbuf);
+      buffers->push_back(vbuf);
+      sorter.sort_buffer(type, kbuf, &vbuf, vb, n, options, {}).wait();
+      q.enqueueReadBuffer(kbuf, CL_TRUE, 0, k.size(), k.data());
+      q.enqueueReadBuffer(vbuf, CL_TRUE, 0, vo.size(), vo.data());
+      if (!std::equal(vo.begin() + std::ptrdiff_t(n * vb), vo.end(), v.begin() + std::ptrdiff_t(n * vb)))
+        report(what + " by key (12)", "bytes past n changed");
+    } else {
+      sorter.sort_host(type, k.data(), n, vo.data(), vb, options);
+    }
+    note_kernels(sorter);
+    const std::vector<std::uint64_t> got = unpack(type, k.data(), n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (got[i] != keys[ref[i]] || std::memcmp(&vo[i * vb], &v[ref[i] * vb], vb) != 0) {
+        report(what + " by key (" + std::to_string(vb) + ")", "position " + std::to_string(i) + " differs");
+        break;
+      }
+    }
+  }
+  const std::vector<unsigned char> k = pack(type, keys);
+  std::vector<unsigned char> init((n + tail) * 8, 0x5A), io(init.size());
+  cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(),
+                  const_cast<unsigned char*>(k.data()));
+  cl::Buffer ibuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.size(), init.data());
+  buffers->push_back(kbuf);
+  buffers->push_back(ibuf);
+  sorter.argsort_buffer(type, kbuf, n, ibuf, 8, options, {}).wait();
+  note_kernels(sorter);
+  q.enqueueReadBuffer(ibuf, CL_TRUE, 0, io.size(), io.data());
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t index;
+    std::memcpy(&index, &io[i * 8], 8);
+    if (index != ref[i]) {
+      report(what + " argsort64", "position " + std::to_string(i) + " differs");
+      break;
+    }
+  }
+  if (!std::equal(io.begin() + std::ptrdiff_t(n * 8), io.end(), init.begin() + std::ptrdiff_t(n * 8)))
+    report(what + " argsort64", "bytes past n changed");
+}
+
 void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std::size_t n,
          std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   const bool is_float =
       type == KeyType::f32 || type == KeyType::f64 || type == KeyType::f16 || type == KeyType::bf16;
-  const Dist dist = is_float ? Dist::specials : Dist::few_unique;
+  // Wide mode checks exact positions: NaN-free keys (the sorts leave the order among NaNs open).
+  const Dist dist = is_float && c.mode != Mode::wide ? Dist::specials : Dist::few_unique;
   const std::vector<std::uint64_t> keys = make_keys(type, dist, n, rng);
   const clsort::Options options{order, c.algorithm};
   const std::string what = std::string(c.name) + " " + clsort::to_string(type) + " " +
@@ -379,15 +482,23 @@ void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std
   if (c.mode == Mode::lexsort) return run_lexsort(sorter, type, order, keys, rng, what);
   if (c.mode == Mode::custom) return run_custom(sorter, c, type, order, n, rng, what);
   if (c.mode == Mode::segments) return run_segments(sorter, type, order, keys, rng, what);
+  auto fresh = [&]() -> clsort::Sorter& {
+    if (!c.sorter_per_mode) return sorter;
+    sorter_pool->push_back(std::make_unique<clsort::Sorter>(sorter.queue()));
+    sorter_pool->back()->tune(c.tuning);
+    return *sorter_pool->back();
+  };
+  if (c.mode == Mode::wide) return run_wide(sorter, type, order, keys, rng, what);
 
   {  // Keys only, in a device buffer with room past n that must stay untouched.
+    clsort::Sorter& ms = fresh();
     std::vector<unsigned char> bytes = pack(type, keys);
     const std::size_t tail = 3 * kb;
     bytes.resize(bytes.size() + tail, 0xA5);
-    cl::Buffer buf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
+    cl::Buffer buf(ms.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
     buffers->push_back(buf);
-    sorter.sort_buffer(type, buf, nullptr, 0, n, options, {}).wait();
-    note_kernels(sorter);
+    ms.sort_buffer(type, buf, nullptr, 0, n, options, {}).wait();
+    note_kernels(ms);
     std::vector<unsigned char> out(bytes.size());
     q.enqueueReadBuffer(buf, CL_TRUE, 0, out.size(), out.data());
     report(what + " keys", check_keys(type, order, keys, unpack(type, out.data(), n)));
@@ -395,24 +506,26 @@ void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std
       report(what + " keys", "bytes past n changed");
   }
   {  // By key, 4-byte values, through the host path.
+    clsort::Sorter& ms = fresh();
     std::vector<unsigned char> k = pack(type, keys), v = make_values(n, 4, rng);
     const std::vector<unsigned char> v0 = v;
-    sorter.sort_host(type, k.data(), n, v.data(), 4, options);
-    note_kernels(sorter);
+    ms.sort_host(type, k.data(), n, v.data(), 4, options);
+    note_kernels(ms);
     report(what + " by key (4)",
            check_pairs(type, order, keys, unpack(type, k.data(), n), value_indices(v, 4)));
     report(what + " by key (4)", check_values_follow(v0, v, 4));
   }
   {  // By key, 8-byte values, in device buffers.
+    clsort::Sorter& ms = fresh();
     const std::vector<unsigned char> k = pack(type, keys), v = make_values(n, 8, rng);
-    cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(),
+    cl::Buffer kbuf(ms.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(),
                     const_cast<unsigned char*>(k.data()));
-    cl::Buffer vbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size(),
+    cl::Buffer vbuf(ms.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size(),
                     const_cast<unsigned char*>(v.data()));
     buffers->push_back(kbuf);
     buffers->push_back(vbuf);
-    sorter.sort_buffer(type, kbuf, &vbuf, 8, n, options, {}).wait();
-    note_kernels(sorter);
+    ms.sort_buffer(type, kbuf, &vbuf, 8, n, options, {}).wait();
+    note_kernels(ms);
     std::vector<unsigned char> ko(k.size()), vo(v.size());
     q.enqueueReadBuffer(kbuf, CL_TRUE, 0, ko.size(), ko.data());
     q.enqueueReadBuffer(vbuf, CL_TRUE, 0, vo.size(), vo.data());
@@ -467,6 +580,7 @@ int main(int argc, char** argv) {
     const cl::CommandQueue queue(context, device, CL_QUEUE_PROFILING_ENABLE);  // to list the kernels run
     std::printf("%s on '%s': %s\n", config->name, name.c_str(), config->tuning);
     std::vector<std::unique_ptr<clsort::Sorter>> sorters;
+    sorter_pool = &sorters;
     std::vector<cl::Buffer> kept;
     buffers = &kept;
     std::uint64_t seed = 0xC150A7;
@@ -477,6 +591,7 @@ int main(int argc, char** argv) {
       const bool largest = i >= config->every_type;
       for (KeyType type : all_types()) {
         if (largest && type != KeyType::f32 && type != KeyType::i64) continue;
+        if (config->only && config->only != std::string(clsort::to_string(type))) continue;
         if (config->mode == Mode::select && clsort::key_size(type) < 4)
           continue;  // top_k refuses narrow keys
         if (config->mode == Mode::custom && type != KeyType::u8 && type != KeyType::f32) continue;
@@ -496,6 +611,7 @@ int main(int argc, char** argv) {
                 : config->mode == Mode::lexsort  ? "lexsort"
                 : config->mode == Mode::custom   ? "sort_custom"
                 : config->mode == Mode::segments ? "(segments, by key)"
+                : config->mode == Mode::wide     ? "(wide values, argsort64)"
                                                  : "3 modes",
                 failures);
     for (const std::string& k : kernels_run) std::printf(" %s", k.c_str());

@@ -53,7 +53,7 @@ extern "C" {
 /** What a clsort C function reports. clsort_status_string() names each. */
 typedef enum clsort_status {
   CLSORT_SUCCESS = 0,
-  /** A null handle or pointer, an unknown key type or flag, a value size other than 4 or 8, n larger than
+  /** A null handle or pointer, an unknown key type or flag, a value size of 0, n larger than
    * a buffer or than the algorithm accepts, overlapping keys and values, buffers of another context,
    * an inconsistent event wait list. Nothing was enqueued. */
   CLSORT_ERROR_INVALID_ARGUMENT = 1,
@@ -69,7 +69,7 @@ typedef enum clsort_status {
   CLSORT_ERROR_INTERNAL = 6
 } clsort_status;
 
-/** Key types. Values of sort_by_key are any 4- or 8-byte type (only their width matters). */
+/** Key types. Values of sort_by_key are of any width from 1 byte (only their width matters). */
 typedef enum clsort_key_type {
   CLSORT_KEY_U32 = 0,                   /**< uint32_t */
   CLSORT_KEY_I32 = 1,                   /**< int32_t */
@@ -133,8 +133,10 @@ CLSORT_C_API clsort_status clsort_sort(clsort_sorter sorter, cl_mem keys, size_t
                                        clsort_flags flags, cl_uint num_events_in_wait_list,
                                        const cl_event* event_wait_list, cl_event* event);
 
-/** Like clsort_sort(), and moves the first n values of `values` (each `value_size` bytes, 4 or 8) with
- * their keys. Stable. Keys and values must not overlap. */
+/** Like clsort_sort(), and moves the first n values of `values` (each `value_size` bytes, 1 or more) with
+ * their keys. Stable. Keys and values must not overlap. Values of up to 8 bytes ride the sort's passes
+ * (1, 2, 3, 5, 6, 7 bytes widened to 4 or 8); wider ones are sorted as 32-bit indices and move once at the
+ * end (scratch of n values and 2n indices), with n < 2^32. */
 CLSORT_C_API clsort_status clsort_sort_by_key(clsort_sorter sorter, cl_mem keys, cl_mem values, size_t n,
                                               clsort_key_type key_type, size_t value_size, clsort_flags flags,
                                               cl_uint num_events_in_wait_list,
@@ -151,7 +153,7 @@ CLSORT_C_API clsort_status clsort_sort_host(clsort_sorter sorter, void* keys, si
 CLSORT_C_API clsort_status clsort_sort_copy_host(clsort_sorter sorter, const void* keys_in, void* keys_out,
                                                  size_t n, clsort_key_type key_type, clsort_flags flags);
 
-/** Host arrays, keys and values (`value_size` bytes each, 4 or 8), sorted in place by key. Stable. */
+/** Host arrays, keys and values (`value_size` bytes each, 1 or more), sorted in place by key. Stable. */
 CLSORT_C_API clsort_status clsort_sort_by_key_host(clsort_sorter sorter, void* keys, void* values, size_t n,
                                                    clsort_key_type key_type, size_t value_size,
                                                    clsort_flags flags);
@@ -162,6 +164,17 @@ CLSORT_C_API clsort_status clsort_argsort_host(clsort_sorter sorter, const void*
                                                clsort_key_type key_type, uint32_t* indices,
                                                clsort_flags flags);
 
+/** clsort_argsort_host() with 64-bit indices. */
+CLSORT_C_API clsort_status clsort_argsort64_host(clsort_sorter sorter, const void* keys, size_t n,
+                                                 clsort_key_type key_type, uint64_t* indices,
+                                                 clsort_flags flags);
+/** Writes the stable permutation that sorts the first n keys of `keys` to the first n elements of
+ * `indices`, each `index_size` bytes: 4 (uint32_t, n < 2^32) or 8 (uint64_t). The keys are not changed (a
+ * copy is sorted); keys and indices must not overlap. Only enqueues, like clsort_sort(). */
+CLSORT_C_API clsort_status clsort_argsort(clsort_sorter sorter, cl_mem keys, size_t n,
+                                          clsort_key_type key_type, cl_mem indices, size_t index_size,
+                                          clsort_flags flags, cl_uint num_events_in_wait_list,
+                                          const cl_event* event_wait_list, cl_event* event);
 /** The k first of the first n keys of `keys` in the flags' order (n < 2^32, 0 <= k <= n), sorted, by radix
  * selection: the k keys go to the first k elements of `keys_out`, their input indices (uint32_t) to those
  * of `indices_out`. Exactly the first k elements of a stable sort (equal keys and all NaNs by lower index

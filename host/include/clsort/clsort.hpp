@@ -7,6 +7,7 @@
 //   clsort::Sorter sorter;                                       // or your own cl::CommandQueue
 //   sorter.sort(keys, {clsort::Order::descending});
 //   std::vector<std::uint32_t> perm = sorter.argsort(keys);      // stable
+//   std::vector<std::uint64_t> perm64 = sorter.argsort64(keys);  // 64-bit indices
 //   clsort::TopK<float> best = sorter.top_k(keys, 10);           // the 10 smallest, sorted, with indices
 //   float median = sorter.select(keys, keys.size() / 2);         // the key at sorted position n / 2
 //
@@ -77,8 +78,10 @@ struct TopK {
   std::vector<std::uint32_t> indices;
 };
 
-/// Key types clsort sorts. Values may be any 4- or 8-byte trivially copyable type. f16 is IEEE binary16
-/// (clsort::half), bf16 bfloat16 (clsort::bfloat16); both order like f32.
+/// Key types clsort sorts. Values may be any trivially copyable type (1 byte or wider); those of up to 8
+/// bytes ride the sort's passes (widened to 4 or 8), wider ones are sorted as 32-bit indices and move
+/// once at the end. f16 is IEEE
+/// binary16 (clsort::half), bf16 bfloat16 (clsort::bfloat16); both order like f32.
 enum class KeyType { u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16, bf16 };
 
 /// One key column of a lexicographic sort (Sorter::lexsort) of host data: `n` keys of `type` at `data`,
@@ -267,7 +270,10 @@ class CLSORT_API Sorter {
   void sort_copy(const K* in, K* out, std::size_t n, const Options& options = {}) {
     sort_copy_host(key_type_of<K>::value, in, out, n, options);
   }
-  /// Sorts host keys in place and moves each value with its key (stable). Sizes must match.
+  /// Sorts host keys in place and moves each value with its key (stable). Sizes must match. V is any
+  /// trivially copyable type: values of up to 8 bytes ride the sort's passes (1, 2, 3, 5, 6, 7 bytes
+  /// widened to 4 or 8); wider ones (a 12-byte struct, 16, 64 bytes) are sorted as 32-bit indices and
+  /// move once, through the permutation.
   template <class K, class V>
   void sort_by_key(std::vector<K>& keys, std::vector<V>& values, const Options& options = {}) {
     check_value_type<V>();
@@ -279,6 +285,13 @@ class CLSORT_API Sorter {
   std::vector<std::uint32_t> argsort(const std::vector<K>& keys, const Options& options = {}) {
     std::vector<std::uint32_t> indices(keys.size());
     argsort_host(key_type_of<K>::value, keys.data(), keys.size(), indices.data(), options);
+    return indices;
+  }
+  /// argsort with 64-bit indices.
+  template <class K>
+  std::vector<std::uint64_t> argsort64(const std::vector<K>& keys, const Options& options = {}) {
+    std::vector<std::uint64_t> indices(keys.size());
+    argsort64_host(key_type_of<K>::value, keys.data(), keys.size(), indices.data(), options);
     return indices;
   }
 
@@ -451,12 +464,28 @@ class CLSORT_API Sorter {
     return sort_buffer(key_type_of<K>::value, keys, &values, sizeof(V), n, options, wait);
   }
 
+  /// Enqueues the argsort of the first n keys of `keys` (of K) after `wait`: their stable sorting
+  /// permutation goes to the first n elements of `indices` (std::uint32_t; n < 2^32). The keys are not
+  /// changed (a copy is sorted: scratch of n keys); keys and indices must not overlap.
+  template <class K>
+  cl::Event argsort(const cl::Buffer& keys, std::size_t n, const cl::Buffer& indices,
+                    const Options& options = {}, const std::vector<cl::Event>& wait = {}) {
+    return argsort_buffer(key_type_of<K>::value, keys, n, indices, 4, options, wait);
+  }
+  /// argsort of device keys with 64-bit indices (std::uint64_t).
+  template <class K>
+  cl::Event argsort64(const cl::Buffer& keys, std::size_t n, const cl::Buffer& indices,
+                      const Options& options = {}, const std::vector<cl::Event>& wait = {}) {
+    return argsort_buffer(key_type_of<K>::value, keys, n, indices, 8, options, wait);
+  }
+
   // ---- Type-erased entry points (what the templates and the C API call).
   /// Device sort with the key type given at run time; `values` may be null (then value_bytes is ignored).
   cl::Event sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                         std::size_t value_bytes, std::size_t n, const Options& options,
                         const std::vector<cl::Event>& wait);
-  /// Host sort with the key type given at run time; `values` may be null.
+  /// Host sort with the key type given at run time; `values` may be null (then value_bytes is ignored);
+  /// value_bytes is any width from 1.
   void sort_host(KeyType type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
                  const Options& options);
   /// sort_copy with the key type given at run time.
@@ -465,6 +494,13 @@ class CLSORT_API Sorter {
   /// Writes the stable sorting permutation of n host keys to `indices`.
   void argsort_host(KeyType type, const void* keys, std::size_t n, std::uint32_t* indices,
                     const Options& options);
+  /// argsort_host with 64-bit indices.
+  void argsort64_host(KeyType type, const void* keys, std::size_t n, std::uint64_t* indices,
+                      const Options& options);
+  /// argsort of device keys with the key type given at run time; index_bytes is 4 (std::uint32_t) or 8.
+  cl::Event argsort_buffer(KeyType type, const cl::Buffer& keys, std::size_t n, const cl::Buffer& indices,
+                           std::size_t index_bytes, const Options& options,
+                           const std::vector<cl::Event>& wait);
 
   /// top_k of host keys with the key type given at run time; keys_out holds k keys, indices_out k indices.
   void top_k_host(KeyType type, const void* keys, std::size_t n, std::size_t k, void* keys_out,
@@ -499,6 +535,13 @@ class CLSORT_API Sorter {
   /// What a sort of n keys of `type` with values of `value_bytes` bytes (0: keys alone) would run.
   /// Throws Error as that sort would for n over the algorithm's limit or a bad value width.
   SortPlan plan(KeyType type, std::size_t n, std::size_t value_bytes = 0, const Options& options = {}) const;
+  /// The largest n a radix sort of device buffers of `type` keys with values of `value_bytes` (0: keys
+  /// alone) can take on this device, by its memory alone: each of the caller's buffers and clsort's
+  /// scratch copies must fit the largest allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE), and all together
+  /// the device's memory. From 2^32 keys on, radix sort partitions the keys first (64-bit counts);
+  /// values wider than 8 bytes move through 32-bit indices, so n stays below 2^32 there.
+  /// Host sorts (std::vector) need the same device memory.
+  std::size_t max_n(KeyType type, std::size_t value_bytes = 0) const;
   /// Overrides tuning parameters for experiments: "radix.wg=128,bitonic.tile=1024". Names are those
   /// DevicePlan::tuning lists. Throws Error on an unknown name or invalid value. Also read from
   /// CLSORT_TUNING at construction.
@@ -513,7 +556,6 @@ class CLSORT_API Sorter {
   template <class V>
   static void check_value_type() {
     static_assert(std::is_trivially_copyable<V>::value, "clsort values must be trivially copyable");
-    static_assert(sizeof(V) == 4 || sizeof(V) == 8, "clsort values must be 4 or 8 bytes wide");
   }
   template <class O>
   static void check_offset_type() {
@@ -541,6 +583,8 @@ CLSORT_API std::vector<std::uint32_t> lexsort(const std::vector<Column>& columns
 template <class T>
 void sort_custom(std::vector<T>& data, const std::string& type_source, const std::string& less,
                  const Options& options = {});
+template <class K>
+std::vector<std::uint64_t> argsort64(const std::vector<K>& keys, const Options& options = {});
 
 namespace detail {
 // Runs f(default_sorter()) under the process-wide lock. Exported: the templates above call it from the
@@ -586,6 +630,21 @@ std::vector<std::uint32_t> argsort(const std::vector<K>& keys, const Options& op
       [](Sorter& s, void* p) {
         auto* x = static_cast<A*>(p);
         x->r = s.argsort(*x->k, *x->o);
+      },
+      &a);
+  return std::move(a.r);
+}
+template <class K>
+std::vector<std::uint64_t> argsort64(const std::vector<K>& keys, const Options& options) {
+  struct A {
+    const std::vector<K>* k;
+    const Options* o;
+    std::vector<std::uint64_t> r;
+  } a{&keys, &options, {}};
+  detail::with_default_sorter(
+      [](Sorter& s, void* p) {
+        auto* x = static_cast<A*>(p);
+        x->r = s.argsort64(*x->k, *x->o);
       },
       &a);
   return std::move(a.r);

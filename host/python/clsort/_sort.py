@@ -144,9 +144,9 @@ class Sorter:
     def sort_by_key(self, keys, values, descending=False, algorithm="automatic"):
         """Sorted copies (keys, values) of 1-D arrays: each value moves with its key, stably.
 
-        Values may be of any dtype; those of 4 or 8 bytes move on the device, others by the permutation
-        (``values[argsort(keys)]``). pyopencl arrays (both) are sorted in place; values then of 4 or 8
-        bytes; the result is an event."""
+        Values may be of any dtype without Python objects (structured dtypes too): they move on the device,
+        those of 4 or 8 bytes with their keys, others once through the sorting permutation; object arrays
+        take ``values[argsort(keys)]``. pyopencl arrays (both) are sorted in place; the result is an event."""
         descending = _check_order(descending, algorithm)
         if _is_cl_array(keys) or _is_cl_array(values):
             if not (_is_cl_array(keys) and _is_cl_array(values)):
@@ -158,13 +158,17 @@ class Sorter:
             raise ValueError(f"clsort: values must be 1-D, not {varr.ndim}-D with shape {varr.shape}")
         if len(varr) != len(karr):
             raise ValueError(f"clsort: keys has {len(karr)} elements but values has {len(varr)}")
-        if varr.dtype.itemsize not in (4, 8) or varr.dtype.hasobject:
+        if varr.dtype.itemsize == 0 or varr.dtype.hasobject:
             perm = self.argsort(karr, descending, algorithm)
             return karr[perm], varr[perm]
         out_k = _native_copy(karr)
         out_v = np.array(varr, order="C", copy=True)  # values' bits only move: any dtype, any byte order
-        bits = out_v.view(np.uint32 if out_v.dtype.itemsize == 4 else np.uint64)
-        self._impl.sort_host(kt, out_k, bits, descending, algorithm)
+        width = out_v.dtype.itemsize
+        if width in (4, 8):
+            self._impl.sort_host(kt, out_k, out_v.view(np.uint32 if width == 4 else np.uint64), descending,
+                                 algorithm)
+        else:
+            self._impl.sort_host(kt, out_k, out_v.view(np.uint8), descending, algorithm, width)
         if descending and is_float(out_k.dtype):
             _nans_last([out_k, out_v], _leading_nans(out_k.__getitem__, len(out_k)))
         return (out_k if out_k.dtype == karr.dtype else out_k.astype(karr.dtype)), out_v
@@ -195,8 +199,8 @@ class Sorter:
             if values.size != keys.size:
                 raise ValueError(f"clsort: keys has {keys.size} elements but values has {values.size}")
             value_bytes = values.dtype.itemsize
-            if value_bytes not in (4, 8):
-                raise TypeError(f"clsort: device values must be 4 or 8 bytes wide, not {values.dtype}")
+            if value_bytes == 0:
+                raise TypeError(f"clsort: device values must be at least 1 byte wide, not {values.dtype}")
         wait = [e.int_ptr for x in (keys, values) if x is not None for e in x.events]
         queue = self._queue if self._queue is not None else keys.queue
         if keys.size == 0:  # pyopencl allocates no buffer for an empty array
@@ -313,7 +317,8 @@ def sort(a, descending=False, algorithm="automatic", device=None):
 
 def argsort(a, descending=False, algorithm="automatic", device=None):
     """The stable permutation that sorts the 1-D array `a`, like ``np.argsort(a, kind="stable")``: int64
-    indices, ``a[result]`` is sorted. n must be below 2^32."""
+    indices, ``a[result]`` is sorted. From 2^32 keys on (radix sort, where the device holds them) the
+    library's 64-bit argsort fills them."""
     descending = _check_order(descending, algorithm)
     return _module_sorter(a, device).argsort(a, descending, algorithm)
 
