@@ -477,10 +477,11 @@ TEST_CASE("limits: n >= 2^32 is refused before memory is touched") {
   for (Algorithm a : {Algorithm::automatic, Algorithm::radix, Algorithm::bitonic, Algorithm::selection}) {
     CAPTURE(std::string(clsort::to_string(a)));
     for (KeyType t : all_types()) {
-      auto e = thrown([&] { s.sort_host(t, keys.p, big, nullptr, 0, {Order::ascending, a}); });
-      // Radix sort takes n >= 2^32 where the device holds it (it is then refused for the memory).
+      // Radix sort takes n >= 2^32 where the device holds it (an H200 holds 2^33 u32 keys), and would then
+      // read the keys: only where it does not is the call made (and refused for the memory).
       const bool radix = a == Algorithm::automatic || a == Algorithm::radix;
       if (radix && s.max_n(t) >= big) continue;
+      auto e = thrown([&] { s.sort_host(t, keys.p, big, nullptr, 0, {Order::ascending, a}); });
       REQUIRE(e);
       CHECK(e->where() == "n");
       CHECK(e->status() == (radix ? CL_INVALID_BUFFER_SIZE : CL_INVALID_VALUE));
