@@ -12,7 +12,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -
   -DCLSORT_SANITIZE=ON -DCLSORT_BENCH_BOOST=OFF -DCLSORT_BENCH_HWY=OFF -DCLSORT_BENCH_TBB=OFF >/dev/null
 # Not the matrix or by_key executables: their many key-type instantiations are minutes of compiling under
 # ASan, and the calls they make are the ones api/other and errors make.
-targets=(clsort clsort_cli clsort_probe_tuning clsort_probe_top_k clsort_cli_test clsort_test_api clsort_test_errors
+targets=(clsort clsort_cli clsort_probe_tuning clsort_probe_top_k clsort_probe_custom clsort_probe_segments clsort_cli_test clsort_test_api clsort_test_errors
   clsort_test_c_api clsort_test_lexsort clsort_reliability_faults clsort_reliability_disk_cache clsort_reliability_concurrency
   clsort_reliability_cache_worker clsort_reliability_property)
 cmake --build build-asan -j "$jobs" --target "${targets[@]}"
