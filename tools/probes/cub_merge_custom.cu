@@ -10,6 +10,8 @@
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/version.cuh>
 
+#include "cub_probe.cuh"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -19,14 +21,6 @@
 #include <random>
 #include <vector>
 
-#define CHECK_CUDA(x)                                                               \
-  do {                                                                              \
-    cudaError_t e_ = (x);                                                           \
-    if (e_ != cudaSuccess) {                                                        \
-      std::printf("CUDA error %s at line %d\n", cudaGetErrorString(e_), __LINE__); \
-      std::exit(1);                                                                 \
-    }                                                                               \
-  } while (0)
 
 namespace {
 

@@ -9,6 +9,8 @@
 //   CUB_KINDS=u16,f16,u8,u16+u32 cub_radix ...   (default u32,f32,u64,u32+u32)
 #include <cub/cub.cuh>
 #include <cub/version.cuh>
+
+#include "cub_probe.cuh"
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -22,14 +24,6 @@
 #include <type_traits>
 #include <vector>
 
-#define CHECK_CUDA(x)                                                                             \
-  do {                                                                                            \
-    cudaError_t e_ = (x);                                                                         \
-    if (e_ != cudaSuccess) {                                                                      \
-      std::printf("CUDA error %s at line %d\n", cudaGetErrorString(e_), __LINE__);               \
-      std::exit(1);                                                                               \
-    }                                                                                             \
-  } while (0)
 
 namespace {
 

@@ -12,6 +12,8 @@
 #include <cub/device/device_segmented_sort.cuh>
 #include <cub/version.cuh>
 
+#include "cub_probe.cuh"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -23,14 +25,6 @@
 #include <string>
 #include <vector>
 
-#define CHECK_CUDA(x)                                                               \
-  do {                                                                              \
-    cudaError_t e_ = (x);                                                           \
-    if (e_ != cudaSuccess) {                                                        \
-      std::printf("CUDA error %s at line %d\n", cudaGetErrorString(e_), __LINE__); \
-      std::exit(1);                                                                 \
-    }                                                                               \
-  } while (0)
 
 namespace {
 
@@ -49,27 +43,6 @@ std::vector<std::uint32_t> make_offsets(const std::string& shape, std::size_t to
   const std::size_t len = std::size_t(std::atoll(shape.c_str() + shape.find('x') + 1));
   for (std::size_t at = len; at <= total; at += len) o.push_back(std::uint32_t(at));
   return o;
-}
-
-template <class F>
-float median_ms(int reps, F&& f) {
-  cudaEvent_t a, b;
-  CHECK_CUDA(cudaEventCreate(&a));
-  CHECK_CUDA(cudaEventCreate(&b));
-  std::vector<float> ms;
-  for (int r = 0; r < reps + 2; ++r) {  // two warm-ups
-    CHECK_CUDA(cudaEventRecord(a));
-    f();
-    CHECK_CUDA(cudaEventRecord(b));
-    CHECK_CUDA(cudaEventSynchronize(b));
-    float t = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&t, a, b));
-    if (r >= 2) ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  CHECK_CUDA(cudaEventDestroy(a));
-  CHECK_CUDA(cudaEventDestroy(b));
-  return ms[ms.size() / 2];
 }
 
 void run(const std::string& shape, std::size_t total, int reps) {

@@ -14,6 +14,8 @@
 #include <cuda/execution.output_ordering.h>
 #include <cuda/execution.require.h>
 
+#include "cub_probe.cuh"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -24,14 +26,6 @@
 #include <type_traits>
 #include <vector>
 
-#define CHECK_CUDA(x)                                                               \
-  do {                                                                              \
-    cudaError_t e_ = (x);                                                           \
-    if (e_ != cudaSuccess) {                                                        \
-      std::printf("CUDA error %s at line %d\n", cudaGetErrorString(e_), __LINE__); \
-      std::exit(1);                                                                 \
-    }                                                                               \
-  } while (0)
 
 namespace {
 
@@ -49,25 +43,6 @@ std::vector<K> random_keys(std::size_t n) {
       break;
     }
   return keys;
-}
-
-template <class F>
-float median_ms(int reps, F&& f) {
-  cudaEvent_t a, b;
-  CHECK_CUDA(cudaEventCreate(&a));
-  CHECK_CUDA(cudaEventCreate(&b));
-  std::vector<float> ms;
-  for (int r = 0; r < reps + 2; ++r) {  // two warm-ups
-    CHECK_CUDA(cudaEventRecord(a));
-    f();
-    CHECK_CUDA(cudaEventRecord(b));
-    CHECK_CUDA(cudaEventSynchronize(b));
-    float t = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&t, a, b));
-    if (r >= 2) ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
 }
 
 template <class K>

@@ -9,6 +9,8 @@
 #include <cub/cub.cuh>
 #include <cub/version.cuh>
 
+#include "cub_probe.cuh"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -17,14 +19,6 @@
 #include <random>
 #include <vector>
 
-#define CHECK_CUDA(x)                                                               \
-  do {                                                                              \
-    cudaError_t e_ = (x);                                                           \
-    if (e_ != cudaSuccess) {                                                        \
-      std::printf("CUDA error %s at line %d\n", cudaGetErrorString(e_), __LINE__); \
-      std::exit(1);                                                                 \
-    }                                                                               \
-  } while (0)
 
 namespace {
 
