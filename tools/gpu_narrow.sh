@@ -9,19 +9,11 @@
 # Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-${OUT:-/tmp/clsort-gpu}}
-mkdir -p "$out"
-source .gpu/setup.sh >/dev/null
+source tools/gpu_common.sh
 sizes=${SIZES:-2^16,2^20,2^24,2^26,2^28}
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
-  cmake --build build-gpu -j "$(nproc)" --target clsort_probe_tuning clsort_cli >>"$out/build.log" 2>&1 ||
-  { tail -40 "$out/build.log"; exit 1; }
-export CLSORT_DEVICE=gpu
+gpu_build clsort_probe_tuning clsort_cli
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-cub=${CUB_BIN:-build-gpu/cub_radix}
-if [ "${SKIP_CUB:-0}" != 1 ] && [ -z "${CUB_BIN:-}" ]; then
-  nvcc -O3 -std=c++17 -arch=sm_90 -I.cccl/cccl -o "$cub" tools/probes/cub_radix.cu >"$out/nvcc.log" 2>&1 &
-fi
+gpu_cub cub_radix
 # The row itself, then any candidate tunings (semicolon-separated) beside it.
 variants=(--variant "")
 IFS=';' read -ra extra <<<"${VARIANTS:-}"

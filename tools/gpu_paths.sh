@@ -13,21 +13,14 @@
 # Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-${OUT:-/tmp/clsort-gpu}}
-mkdir -p "$out"
-source .gpu/setup.sh >/dev/null
+source tools/gpu_common.sh
 sizes=${SIZES:-2^16,2^20,2^24,2^26,2^28}
 paths=("" "radix.peers=1" "radix.subgroups=3" "radix.peers=1,radix.items=0,radix.regs=0")
 names=("default (PTX warps, atomic peers)" "ballot peers (PTX vote.ballot)" "no sub-groups (local memory)"
   "ballot peers, tile derived from the device (as a GPU without a tuning row)")
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
-  cmake --build build-gpu -j "$(nproc)" >>"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-export CLSORT_DEVICE=gpu
+gpu_build
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-cub=${CUB_BIN:-build-gpu/cub_radix}
-if [ "${SKIP_CUB:-0}" != 1 ] && [ -z "${CUB_BIN:-}" ]; then
-  nvcc -O3 -std=c++17 -arch=sm_90 -I.cccl/cccl -o "$cub" tools/probes/cub_radix.cu >"$out/nvcc.log" 2>&1 &
-fi
+gpu_cub cub_radix
 if [ "${SUITE:-0}" = 1 ]; then
   for i in "${!paths[@]}"; do
     [[ ",${SUITE_PATHS:-0,1,2,3}," == *",$i,"* ]] || continue

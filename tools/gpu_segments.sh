@@ -9,17 +9,10 @@
 # Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-${OUT:-/tmp/clsort-gpu}}
-mkdir -p "$out"
-source .gpu/setup.sh >/dev/null
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
-  cmake --build build-gpu -j "$(nproc)" >>"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-export CLSORT_DEVICE=gpu
+source tools/gpu_common.sh
+gpu_build
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-cub=${CUB_BIN:-build-gpu/cub_segmented}
-if [ "${SKIP_CUB:-0}" != 1 ] && [ -z "${CUB_BIN:-}" ]; then
-  nvcc -O3 -std=c++17 -arch=sm_90 -I.cccl/cccl -o "$cub" tools/probes/cub_segmented.cu >"$out/nvcc.log" 2>&1 &
-fi
+gpu_cub cub_segmented
 status=0
 if [ "${SUITE:-1}" = 1 ]; then
   (cd build-gpu && ctest -j 8 -L segments --timeout 900) >"$out/ctest-segments.log" 2>&1 || status=1
