@@ -37,6 +37,9 @@ class Run {
   const cl::Buffer* const values;  // null for keys only
   const unsigned value_bytes;      // 0 for keys only
   const std::uint32_t n;
+  /// Where the keys are read from when not `keys` (a host sort into other memory on a CPU device, whose
+  /// caller's input is only read); null: `keys`. Only the radix CPU shape takes it (zero_copy_plan).
+  const cl::Buffer* source = nullptr;
 
   /// The kernel `name` of `program` (built once per context and device, created once per Sorter).
   cl::Kernel kernel(const ProgramSpec& program, const std::string& name);

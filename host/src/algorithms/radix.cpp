@@ -21,15 +21,17 @@ void run_cpu(Run& run, const RadixPlan& p) {
   cl::Buffer counts = run.scratch(kScratchCounts, std::size_t(p.radix) * chunks * 4);
   cl::Buffer starts = run.scratch(kScratchTotals, (std::size_t(p.radix) + 1) * 4);
 
+  // The MSD pass only reads the input: the caller's keys stay as they were until the buckets kernel.
+  const cl::Buffer& in = run.source ? *run.source : run.keys;
   const cl_uint kind = run.kind, descending = run.descending, encode = 1, decode = 0;
-  set_args(histogram, run.keys, n, shift, encode, kind, descending, chunk, counts);
+  set_args(histogram, in, n, shift, encode, kind, descending, chunk, counts);
   run.launch(histogram, chunks, 1, "radix_cpu_histogram");
   if (run.values) {
-    set_args(scatter, run.keys, keys_tmp, *run.values, values_tmp, n, shift, encode, decode, kind, descending,
+    set_args(scatter, in, keys_tmp, *run.values, values_tmp, n, shift, encode, decode, kind, descending,
              chunk, counts, starts);
     set_args(buckets, run.keys, keys_tmp, *run.values, values_tmp, kind, descending, starts);
   } else {
-    set_args(scatter, run.keys, keys_tmp, n, shift, encode, decode, kind, descending, chunk, counts, starts);
+    set_args(scatter, in, keys_tmp, n, shift, encode, decode, kind, descending, chunk, counts, starts);
     set_args(buckets, run.keys, keys_tmp, kind, descending, starts);
   }
   run.launch(scatter, chunks, 1, "radix_cpu_scatter");
