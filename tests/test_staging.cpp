@@ -201,6 +201,34 @@ TEST_CASE("host staging: sort_copy into other memory, the input unchanged") {
   s.sort_copy<std::uint32_t>(nullptr, nullptr, 0);  // nothing to sort: no pointer is read
 }
 
+// A CPU device sorts a radix sort's host data in the caller's arrays (sort_host_zero_copy): no upload or
+// download in the profile, the keys, pairs and sort_copy right; an algorithm that writes its buffer before
+// it is done (bitonic) still copies.
+TEST_CASE("host data on a CPU device: the radix CPU shape sorts in the caller's arrays") {
+  const clsort::Sorter& base = shared_sorter();
+  if (!(base.device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU)) {
+    MESSAGE("not a CPU device");
+    return;
+  }
+  clsort::Sorter s(cl::CommandQueue(base.context(), base.device(), CL_QUEUE_PROFILING_ENABLE));
+  auto transfers = [&] {
+    int t = 0;
+    for (const auto& k : s.last_profile()) t += k.name == "upload" || k.name == "download";
+    return t;
+  };
+  for (std::size_t n : {std::size_t(2), std::size_t(3001), std::size_t(200003)}) {
+    CAPTURE(n);
+    CHECK(sort_keys<std::uint64_t>(s, Dist::random, n, Order::descending, Algorithm::radix) == "");
+    CHECK(transfers() == 0);
+    CHECK(sort_pairs<float, std::uint32_t>(s, Dist::float_specials, n, Order::ascending, Algorithm::radix) ==
+          "");
+    CHECK(transfers() == 0);
+    CHECK(sort_copy_keys<std::uint32_t>(s, Dist::random, n, Order::ascending) == "");
+    CHECK(sort_keys<std::uint32_t>(s, Dist::few_unique, n, Order::ascending, Algorithm::bitonic) == "");
+    CHECK(transfers() == 2);
+  }
+}
+
 TEST_CASE("host staging: an out-of-order queue") {
   const clsort::Sorter& base = shared_sorter();
   cl_command_queue_properties props = 0;
