@@ -281,6 +281,38 @@ TEST_CASE("segments: benchmark shapes, device tuning") {
   }
 }
 
+// A `seq` past the bins' longest segment (the CPU row's): segments up to seq go to seg_sequential alone,
+// never also through the large segments' chunks (no chunk table, no merge pass); longer ones still take
+// the chunks and the whole-device sort.
+TEST_CASE("segments: the sequential path past the bins sorts each segment once") {
+  const clsort::Sorter& base = shared_sorter();
+  clsort::Sorter s(cl::CommandQueue(base.context(), base.device(), CL_QUEUE_PROFILING_ENABLE));
+  s.tune("segments.slots=256,segments.huge=1024,segments.seq=300");
+  const std::vector<std::uint32_t> input = make_keys<std::uint32_t>(Dist::few_unique, 20000, 0x5e9);
+  std::vector<std::uint64_t> o{0};
+  const std::size_t lengths[] = {5, 70, 150, 299, 300};
+  for (std::size_t i = 0; o.back() < 19000; ++i) o.push_back(o.back() + lengths[i % 5]);
+  auto ran = [&](const char* name) {
+    int c = 0;
+    for (const auto& k : s.last_profile()) c += k.name == name;
+    return c;
+  };
+  for (Order order : both_orders()) {
+    CHECK(run_case<std::uint32_t, void, std::uint32_t>(s, input, o, order) == "");
+    CHECK(ran("seg_sequential") == 1);
+    CHECK(ran("seg_chunks") + ran("seg_merge") == 0);
+    CHECK(run_case<std::uint32_t, std::uint64_t, std::uint32_t>(s, input, o, order) == "");
+    CHECK(ran("seg_chunks") + ran("seg_merge") == 0);
+  }
+  // Past seq: chunks (301 and 900 keys) and the whole-device sort (2000 keys) beside sequential ones.
+  o = {0, 40, 341, 1241, 1500, 3500, 3800, 20000};
+  for (Order order : both_orders()) {
+    CHECK(run_case<std::uint32_t, void, std::uint32_t>(s, input, o, order) == "");
+    CHECK(ran("seg_chunks") == 1);
+    CHECK(run_case<std::uint32_t, std::uint64_t, std::uint32_t>(s, input, o, order) == "");
+  }
+}
+
 TEST_CASE("segments with 64-bit offsets") {
   for (Shape shape : {Shape::mixed, Shape::power_law, Shape::uncovered}) {
     const std::size_t n = 4000;

@@ -161,6 +161,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   std::vector<Large> huge;
   std::uint32_t compact = 0, longest = 0;
   for (const Large& l : list) {
+    if (l.len <= plan.seq) continue;  // seg_sequential's: sorted there (a `seq` above the bins)
     if (l.len > plan.huge) {
       huge.push_back(l);
       continue;
