@@ -1,6 +1,7 @@
 // The public entry points: Sorter construction, argument validation, planning and dispatch to an
 // algorithm driver (enqueue_sort), and the host-data paths (upload, the same enqueue_sort, download).
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -108,6 +109,10 @@ bool sort_host_zero_copy(Sorter::Impl& s, KeyType type, const void* keys_in, voi
   const auto* radix = std::get_if<detail::RadixPlan>(&plan);
   if (!radix || radix->shape != detail::RadixPlan::Shape::cpu) return false;
   const std::size_t kb = key_size(type);
+  // The kernels load whole keys and values: an array off its type's alignment (a NumPy view at an odd
+  // offset) is copied into a buffer instead.
+  auto aligned = [](const void* p, std::size_t a) { return reinterpret_cast<std::uintptr_t>(p) % a == 0; };
+  if (!aligned(keys, kb) || !aligned(keys_in, kb) || (values && !aligned(values, value_bytes))) return false;
   cl_int status = CL_SUCCESS;
   auto wrap = [&](cl_mem_flags flags, const void* host, std::size_t bytes) {
     cl::Buffer b(s.context, flags | CL_MEM_USE_HOST_PTR, bytes, const_cast<void*>(host), &status);
