@@ -114,24 +114,59 @@ inline ukey_t decode_key(ukey_t x, uint kind, uint descending) {
   return x;
 }
 
-// Utility kernels. Each work-item handles one element; sizes are arguments so no n needs a rebuild.
-// Merge-path search, shared by merge sort and odd-even merge-split.
-// How many of the first `diag` outputs of the stable merge of a[0, na) and b[0, nb) come from a: the
-// merge path's crossing of that diagonal. An a key equal to a b key goes first.
-#define MERGE_PATH(name, AS, T)                                                               \
-  INLINE uint name(AS const T* a, uint na, AS const T* b, uint nb, uint diag) {               \
+// Merge path, shared by merge sort, odd-even merge-split, the segmented sort's merges and the custom sort.
+
+// The run pair of width w that output position p falls in: its start, and the lengths of its halves.
+INLINE uint3 merge_pair(uint p, uint n, uint w) {
+  const uint base = p / (2u * w) * (2u * w);
+  const uint na = min(w, n - base);
+  return (uint3)(base, na, min(w, n - base - na));
+}
+
+// How many of the first `diag` outputs of the stable merge of runs a[0, na) and b[0, nb) come from a: the
+// merge path's crossing of that diagonal. One function per way of reaching and comparing elements:
+// PARAMS is its parameter list (naming na, nb and diag), A_FIRST(x, y) whether a's x-th element goes
+// before b's y-th (true on ties: a's goes first).
+#define MERGE_PATH_SEARCH(name, PARAMS, A_FIRST)                                              \
+  INLINE uint name PARAMS {                                                                   \
     uint lo = diag > nb ? diag - nb : 0u, hi = min(diag, na);                                 \
     while (lo < hi) {                                                                         \
       const uint mid = (lo + hi) >> 1;                                                        \
-      if (a[mid] <= b[diag - 1u - mid])                                                       \
+      if (A_FIRST(mid, diag - 1u - mid))                                                      \
         lo = mid + 1u;                                                                        \
       else                                                                                    \
         hi = mid;                                                                             \
     }                                                                                         \
     return lo;                                                                                \
   }
+#define KEY_A_FIRST(x, y) (a[x] <= b[y])
+#define MERGE_PATH(name, AS, T) \
+  MERGE_PATH_SEARCH(name, (AS const T* a, uint na, AS const T* b, uint nb, uint diag), KEY_A_FIRST)
 MERGE_PATH(merge_path_global, global, gkey_t)
 MERGE_PATH(merge_path_local, local, ukey_t)
+
+// The kernel that finds where the merge path of each output tile (of TILE elements) of a pass of width w
+// starts: splits[i] = how many elements of the first run of its pair precede output tile i. SEARCH is a
+// merge-path search over global runs of T.
+#define MERGE_PARTITION(name, T, TILE, SEARCH)                                                     \
+  kernel void name(global const T* src, global uint* splits, uint n, uint w, uint tiles) {         \
+    const uint i = get_global_id(0);                                                               \
+    if (i >= tiles) return;                                                                        \
+    const uint p = i * (TILE);                                                                     \
+    const uint3 pr = merge_pair(p, n, w);                                                          \
+    splits[i] = SEARCH(src + pr.x, pr.y, src + pr.x + pr.y, pr.z, p - pr.x);                       \
+  }
+
+// The inputs of output tile `tile`, positions [out0, out1), of a merge pass of width w whose merge-path
+// splits (how many keys of the first run of its pair precede each tile) are in splits[]: a's slice starts
+// at .x (an index into the whole array) and holds .y elements, b's starts at .z and holds .w. A tile
+// never straddles two pairs; the one that ends its pair takes the rest of both runs.
+INLINE uint4 merge_tile_slices(global const uint* splits, uint tile, uint out0, uint out1, uint n, uint w) {
+  const uint3 pr = merge_pair(out0, n, w);
+  const uint d0 = out0 - pr.x, d1 = out1 - pr.x;
+  const uint a0 = splits[tile], a1 = d1 == pr.y + pr.z ? pr.y : splits[tile + 1];
+  return (uint4)(pr.x + a0, a1 - a0, pr.x + pr.y + (d0 - a0), (d1 - a1) - (d0 - a0));
+}
 
 // Stable insertion sort of k[begin, end) in place, values v following their keys: a key moves only past
 // strictly greater ones. For runs of a few dozen keys (the CPU shapes' small buckets and runs).
@@ -157,6 +192,37 @@ MERGE_PATH(merge_path_local, local, ukey_t)
 INSERTION_SORT(insertion_sort_global, global, gkey_t)
 INSERTION_SORT(insertion_sort_local, local, ukey_t)
 
+// Per-work-item merges in registers over runs in local memory (merge sort's tiles and passes, odd-even
+// merge-split), for ITEMS outputs a work-item. MERGE_TO_REGS: merges ITEMS outputs from diagonal `diag`
+// of a[0, na) and b[0, nb) into k[]; o[] receives each key's offset from a (b's keys follow a's), to find
+// its value afterwards. STORE_REGS: writes k[] (and, with values, o[] to lo) back from position `first`,
+// none at or past `count`.
+#define MERGE_TO_REGS(name, ITEMS)                                                                  \
+  INLINE void name(local const ukey_t* a, uint na, local const ukey_t* b, uint nb, uint diag, ukey_t* k, \
+                   uint* o) {                                                                       \
+    uint i = merge_path_local(a, na, b, nb, diag);                                                  \
+    uint j = diag - i;                                                                              \
+    _Pragma("unroll") for (uint e = 0; e < (ITEMS); ++e) {                                          \
+      const ukey_t ka = i < na ? a[i] : KEY_MAX, kb = j < nb ? b[j] : KEY_MAX;                      \
+      const bool take_a = i < na && (j >= nb || ka <= kb);                                          \
+      k[e] = take_a ? ka : kb;                                                                      \
+      o[e] = take_a ? i : na + j;                                                                   \
+      i += take_a;                                                                                  \
+      j += !take_a;                                                                                 \
+    }                                                                                               \
+  }
+#define STORE_REGS(name, ITEMS)                                                                     \
+  INLINE void name(local ukey_t* lk, WITH_VALUES(local uint* lo, ) const ukey_t* k, const uint* o,  \
+                   uint first, uint count) {                                                        \
+    _Pragma("unroll") for (uint e = 0; e < (ITEMS); ++e) {                                          \
+      if (first + e < count) {                                                                      \
+        lk[first + e] = k[e];                                                                       \
+        WITH_VALUES(lo[first + e] = o[e];)                                                          \
+      }                                                                                             \
+    }                                                                                               \
+  }
+
+// Utility kernels. Each work-item handles one element; sizes are arguments so no n needs a rebuild.
 kernel void util_decode(global gkey_t* keys, uint n, uint kind, uint descending) {
   const uint i = get_global_id(0);
   if (i < n) keys[i] = decode_key(keys[i], kind, descending);

@@ -34,40 +34,18 @@ kernel void custom_sizeof(global uint* out) {
   out[0] = (uint)sizeof(clsort_t);
 }
 
-// The run pair of width w that output position p falls in: its start, and the lengths of its halves.
-INLINE uint3 custom_pair(uint p, uint n, uint w) {
-  const uint base = p / (2u * w) * (2u * w);
-  const uint na = min(w, n - base);
-  return (uint3)(base, na, min(w, n - base - na));
-}
-
-// How many of the first `diag` outputs of the stable merge of runs a and b come from a.
-INLINE uint custom_path_global(global const clsort_t* a, uint na, global const clsort_t* b, uint nb,
-                               uint diag) {
-  uint lo = diag > nb ? diag - nb : 0u, hi = min(diag, na);
-  while (lo < hi) {
-    const uint mid = (lo + hi) >> 1;
-    if (!custom_less(b[diag - 1u - mid], a[mid]))
-      lo = mid + 1u;
-    else
-      hi = mid;
-  }
-  return lo;
-}
+// How many of the first `diag` outputs of the stable merge of runs a and b come from a (common.cl).
+#define CUSTOM_A_FIRST(x, y) (!custom_less(b[y], a[x]))
+MERGE_PATH_SEARCH(custom_path_global,
+                  (global const clsort_t* a, uint na, global const clsort_t* b, uint nb, uint diag),
+                  CUSTOM_A_FIRST)
 
 // The same over runs of indices into the local elements e.
-INLINE uint custom_path_local(local const clsort_t* e, local const uint* a, uint na, local const uint* b,
-                              uint nb, uint diag) {
-  uint lo = diag > nb ? diag - nb : 0u, hi = min(diag, na);
-  while (lo < hi) {
-    const uint mid = (lo + hi) >> 1;
-    if (!custom_less(e[b[diag - 1u - mid]], e[a[mid]]))
-      lo = mid + 1u;
-    else
-      hi = mid;
-  }
-  return lo;
-}
+#define CUSTOM_INDEX_A_FIRST(x, y) (!custom_less(e[b[y]], e[a[x]]))
+MERGE_PATH_SEARCH(custom_path_local,
+                  (local const clsort_t* e, local const uint* a, uint na, local const uint* b, uint nb,
+                   uint diag),
+                  CUSTOM_INDEX_A_FIRST)
 
 // Merges the outputs diag, diag + 1, ... (at most CUSTOM_ITEMS, none past na + nb) of the index runs a
 // and b into o[]. The current head of each run stays in registers: a step loads only the next element
@@ -129,15 +107,8 @@ kernel __attribute__((reqd_work_group_size(CUSTOM_WG, 1, 1))) void custom_block_
   for (uint j = lid; j < m; j += CUSTOM_WG) dst[base + j] = le[li[j]];
 }
 
-// Where the merge path of each output tile of a pass of width w starts: splits[i] = how many elements of
-// the first run of its pair precede output tile i.
-kernel void custom_partition(global const clsort_t* src, global uint* splits, uint n, uint w, uint tiles) {
-  const uint i = get_global_id(0);
-  if (i >= tiles) return;
-  const uint p = i * CUSTOM_TILE;
-  const uint3 pr = custom_pair(p, n, w);
-  splits[i] = custom_path_global(src + pr.x, pr.y, src + pr.x + pr.y, pr.z, p - pr.x);
-}
+// Where each output tile's merge path starts (common.cl).
+MERGE_PARTITION(custom_partition, clsort_t, CUSTOM_TILE, custom_path_global)
 
 // One merge pass of width w (a multiple of the tile): work-group i writes output tile i from its slices of
 // the two runs, loaded into local memory. dst != src.
@@ -147,14 +118,10 @@ kernel __attribute__((reqd_work_group_size(CUSTOM_WG, 1, 1))) void custom_merge_
   local uint li[CUSTOM_TILE];
   const uint lid = get_local_id(0), tile = get_group_id(0), first = lid * CUSTOM_ITEMS;
   const uint out0 = tile * CUSTOM_TILE, out1 = min(out0 + CUSTOM_TILE, n);
-  const uint3 pr = custom_pair(out0, n, w);
-  const uint d0 = out0 - pr.x, d1 = out1 - pr.x;
-  // A tile never straddles two pairs; the one that ends its pair takes the rest of both runs.
-  const uint a0 = splits[tile], a1 = d1 == pr.y + pr.z ? pr.y : splits[tile + 1];
-  const uint na = a1 - a0, nb = (d1 - a1) - (d0 - a0), count = na + nb;
-  const uint b0 = pr.x + pr.y + (d0 - a0);
+  const uint4 in = merge_tile_slices(splits, tile, out0, out1, n, w);
+  const uint na = in.y, nb = in.w, count = na + nb;
   for (uint j = lid; j < count; j += CUSTOM_WG) {
-    le[j] = j < na ? src[pr.x + a0 + j] : src[b0 + j - na];
+    le[j] = j < na ? src[in.x + j] : src[in.z + j - na];
     li[j] = j;
   }
   barrier(CLK_LOCAL_MEM_FENCE);

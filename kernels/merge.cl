@@ -26,13 +26,6 @@
 #endif
 
 
-// The run pair of width w that output position p falls in: its start, and the lengths of its halves.
-INLINE uint3 merge_pair(uint p, uint n, uint w) {
-  const uint base = p / (2u * w) * (2u * w);
-  const uint na = min(w, n - base);
-  return (uint3)(base, na, min(w, n - base - na));
-}
-
 // One program holds one shape (MERGE_CPU 0: GPU, 1: CPU), so a device never compiles kernels it will not
 // run (PoCL's LLVM spends seconds per kernel on a cold build).
 #ifndef MERGE_CPU
@@ -42,22 +35,8 @@ INLINE uint3 merge_pair(uint p, uint n, uint w) {
 #if !MERGE_CPU
 // ---- The GPU shape.
 
-// Merges E outputs from diagonal `diag` of the local runs a[0, na) and b[0, nb) into registers k[];
-// o[] receives each key's offset from a (b's keys follow a's), to find its value afterwards.
-INLINE void merge_to_regs(local const ukey_t* a, uint na, local const ukey_t* b, uint nb, uint diag,
-                          ukey_t* k, uint* o) {
-  uint i = merge_path_local(a, na, b, nb, diag);
-  uint j = diag - i;
-#pragma unroll
-  for (uint e = 0; e < MERGE_ITEMS; ++e) {
-    const ukey_t ka = i < na ? a[i] : KEY_MAX, kb = j < nb ? b[j] : KEY_MAX;
-    const bool take_a = i < na && (j >= nb || ka <= kb);
-    k[e] = take_a ? ka : kb;
-    o[e] = take_a ? i : na + j;
-    i += take_a;
-    j += !take_a;
-  }
-}
+MERGE_TO_REGS(merge_to_regs, MERGE_ITEMS)
+STORE_REGS(merge_store_regs, MERGE_ITEMS)
 
 // Sorts each tile: encode on load, a stable odd-even transposition sort of each work-item's E keys in
 // registers, then log2(MERGE_WG) rounds of merge-path merges in local memory. dst may be src.
@@ -98,7 +77,8 @@ kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_block_so
       o[e + 1u] = swap ? o0 : o1;
     }
   }
-  for (uint w = MERGE_ITEMS; w < MERGE_TILE; w <<= 1) {
+  // Each round stores the runs merged so far; the last one, the whole tile, is left for the store.
+  for (uint w = MERGE_ITEMS;; w <<= 1) {
     barrier(CLK_LOCAL_MEM_FENCE);  // every work-item has read the previous round
 #pragma unroll
     for (uint e = 0; e < MERGE_ITEMS; ++e) {
@@ -108,6 +88,7 @@ kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_block_so
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    if (w >= MERGE_TILE) break;
     const uint pair = first / (2u * w) * (2u * w);
     uint p[MERGE_ITEMS];
     merge_to_regs(lk + pair, w, lk + pair + w, w, first - pair, k, p);
@@ -116,15 +97,6 @@ kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_block_so
     for (uint e = 0; e < MERGE_ITEMS; ++e) o[e] = lo[pair + p[e]];
 #endif
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-  for (uint e = 0; e < MERGE_ITEMS; ++e) {
-    lk[first + e] = k[e];
-#if VALUE_BYTES != 0
-    lo[first + e] = o[e];
-#endif
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
   for (uint j = lid; j < MERGE_TILE; j += MERGE_WG) {
     const uint g = base + j;
     if (g < n) {
@@ -136,15 +108,8 @@ kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_block_so
   }
 }
 
-// Where the merge path of each output tile of a pass of width w starts: splits[i] = how many keys of
-// the first run of its pair precede output tile i.
-kernel void merge_partition(global const gkey_t* src, global uint* splits, uint n, uint w, uint tiles) {
-  const uint i = get_global_id(0);
-  if (i >= tiles) return;
-  const uint p = i * MERGE_TILE;
-  const uint3 pr = merge_pair(p, n, w);
-  splits[i] = merge_path_global(src + pr.x, pr.y, src + pr.x + pr.y, pr.z, p - pr.x);
-}
+// Where each output tile's merge path starts (common.cl).
+MERGE_PARTITION(merge_partition, gkey_t, MERGE_TILE, merge_path_global)
 
 // One merge pass of width w (a multiple of the tile): work-group i writes output tile i. Its slices of
 // the two runs are loaded into local memory, each work-item merges E outputs found by a merge-path
@@ -159,30 +124,18 @@ kernel __attribute__((reqd_work_group_size(MERGE_WG, 1, 1))) void merge_pass(
 #endif
   const uint lid = get_local_id(0), tile = get_group_id(0), first = lid * MERGE_ITEMS;
   const uint out0 = tile * MERGE_TILE, out1 = min(out0 + MERGE_TILE, n);
-  const uint3 pr = merge_pair(out0, n, w);
-  const uint d0 = out0 - pr.x, d1 = out1 - pr.x;
-  // A tile never straddles two pairs; the one that ends its pair takes the rest of both runs.
-  const uint a0 = splits[tile], a1 = d1 == pr.y + pr.z ? pr.y : splits[tile + 1];
-  const uint na = a1 - a0, nb = (d1 - a1) - (d0 - a0), count = na + nb;
-  const uint b0 = pr.x + pr.y + (d0 - a0);
-  for (uint j = lid; j < count; j += MERGE_WG) lk[j] = j < na ? src[pr.x + a0 + j] : src[b0 + j - na];
+  const uint4 in = merge_tile_slices(splits, tile, out0, out1, n, w);
+  const uint na = in.y, nb = in.w, count = na + nb;
+  for (uint j = lid; j < count; j += MERGE_WG) lk[j] = j < na ? src[in.x + j] : src[in.z + j - na];
 #if VALUE_BYTES != 0
-  for (uint j = lid; j < count; j += MERGE_WG) lv[j] = j < na ? vsrc[pr.x + a0 + j] : vsrc[b0 + j - na];
+  for (uint j = lid; j < count; j += MERGE_WG) lv[j] = j < na ? vsrc[in.x + j] : vsrc[in.z + j - na];
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
   ukey_t k[MERGE_ITEMS];
   uint o[MERGE_ITEMS];
   merge_to_regs(lk, na, lk + na, nb, min(first, count), k, o);
   barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-  for (uint e = 0; e < MERGE_ITEMS; ++e) {
-    if (first + e < count) {
-      lk[first + e] = k[e];
-#if VALUE_BYTES != 0
-      lo[first + e] = o[e];
-#endif
-    }
-  }
+  merge_store_regs(lk, WITH_VALUES(lo, ) k, o, first, count);
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint j = lid; j < count; j += MERGE_WG) {
     dst[out0 + j] = decode ? decode_key(lk[j], kind, descending) : lk[j];

@@ -21,6 +21,9 @@
 #define VALUE_PARAM
 #endif
 
+MERGE_TO_REGS(odd_even_to_regs, ODD_EVEN_ITEMS)
+STORE_REGS(odd_even_store_regs, ODD_EVEN_ITEMS)
+
 // Encodes and sorts each tile by m element phases (m = the tile's real keys); decodes if it is the sort.
 kernel __attribute__((reqd_work_group_size(ODD_EVEN_WG, 1, 1))) void odd_even_local(
     global gkey_t* keys VALUE_PARAM, uint n, uint kind, uint descending, uint decode) {
@@ -86,27 +89,9 @@ kernel __attribute__((reqd_work_group_size(ODD_EVEN_WG, 1, 1))) void odd_even_me
   ukey_t k[ODD_EVEN_ITEMS];
   uint o[ODD_EVEN_ITEMS];
   const uint first = lid * ODD_EVEN_ITEMS;
-  local const ukey_t* a = lk;
-  local const ukey_t* b = lk + ODD_EVEN_TILE;
-  uint i = merge_path_local(a, ODD_EVEN_TILE, b, nb, min(first, count));
-  uint j = min(first, count) - i;
-  for (uint e = 0; e < ODD_EVEN_ITEMS; ++e) {
-    const ukey_t ka = i < ODD_EVEN_TILE ? a[i] : KEY_MAX, kb = j < nb ? b[j] : KEY_MAX;
-    const bool take_a = i < ODD_EVEN_TILE && (j >= nb || ka <= kb);
-    k[e] = take_a ? ka : kb;
-    o[e] = take_a ? i : ODD_EVEN_TILE + j;
-    i += take_a;
-    j += !take_a;
-  }
+  odd_even_to_regs(lk, ODD_EVEN_TILE, lk + ODD_EVEN_TILE, nb, min(first, count), k, o);
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint e = 0; e < ODD_EVEN_ITEMS; ++e) {
-    if (first + e < count) {
-      lk[first + e] = k[e];
-#if VALUE_BYTES != 0
-      lo[first + e] = o[e];
-#endif
-    }
-  }
+  odd_even_store_regs(lk, WITH_VALUES(lo, ) k, o, first, count);
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint q = lid; q < count; q += ODD_EVEN_WG) {
     keys[base + q] = lk[q];

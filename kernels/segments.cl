@@ -386,18 +386,12 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global
 
 // How many of the first `diag` outputs of the stable merge of runs a = src[a0, a0 + na) and
 // b = src[b0, b0 + nb) come from a (a key of a equal to one of b goes first), comparing codes.
-INLINE uint seg_merge_path(global const gkey_t* src, uint a0, uint na, uint b0, uint nb, uint diag, uint kind,
-                           uint descending) {
-  uint lo = diag > nb ? diag - nb : 0u, hi = min(diag, na);
-  while (lo < hi) {
-    const uint mid = (lo + hi) >> 1;
-    if (encode_key(src[a0 + mid], kind, descending) <= encode_key(src[b0 + diag - 1u - mid], kind, descending))
-      lo = mid + 1u;
-    else
-      hi = mid;
-  }
-  return lo;
-}
+#define SEG_A_FIRST(x, y) \
+  (encode_key(src[a0 + (x)], kind, descending) <= encode_key(src[b0 + (y)], kind, descending))
+MERGE_PATH_SEARCH(seg_merge_path,
+                  (global const gkey_t* src, uint a0, uint na, uint b0, uint nb, uint diag, uint kind,
+                   uint descending),
+                  SEG_A_FIRST)
 
 // One merge pass over the large segments' chunks: runs of `width` keys (a power of two, a multiple of
 // SEG_SPAN) within each segment merge pairwise, stably, from src to dst. Work-group c writes the outputs
@@ -438,15 +432,7 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_merge(global
   const uint per = (total + SEG_WG - 1) / SEG_WG, first = min(total, lid * per), last = min(total, first + per);
   if (first < last) {
     const uint cb = total - ca;
-    uint lo = first > cb ? first - cb : 0u, hi = min(first, ca);
-    while (lo < hi) {
-      const uint m = (lo + hi) >> 1;
-      if (code[m] <= code[ca + first - 1u - m])
-        lo = m + 1u;
-      else
-        hi = m;
-    }
-    uint i = lo, j = first - lo;
+    uint i = merge_path_local(code, ca, code + ca, cb, first), j = first - i;
     for (uint t = first; t < last; ++t) {
       const bool take_a = j >= cb || (i < ca && code[i] <= code[ca + j]);
       pick[t] = (ushort)(take_a ? i++ : ca + j++);

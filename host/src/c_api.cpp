@@ -2,8 +2,10 @@
 // and the thread's last error.
 #include "clsort/clsort.h"
 
+#include <cstddef>
 #include <cstring>
 #include <exception>
+#include <iterator>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -84,48 +86,45 @@ clsort_status guarded(F&& f) noexcept {
   }
 }
 
-bool to_key_type(clsort_key_type t, clsort::KeyType* out) {
-  switch (t) {
-    case CLSORT_KEY_U32:
-      *out = clsort::KeyType::u32;
+// The C names of the C++ enumerators. A value not listed is unknown: the caller reports it by name.
+template <class C, class T>
+struct Name {
+  C c;
+  T cpp;
+};
+
+constexpr Name<clsort_key_type, clsort::KeyType> kKeyTypes[] = {
+    {CLSORT_KEY_U32, clsort::KeyType::u32}, {CLSORT_KEY_I32, clsort::KeyType::i32},
+    {CLSORT_KEY_F32, clsort::KeyType::f32}, {CLSORT_KEY_U64, clsort::KeyType::u64},
+    {CLSORT_KEY_I64, clsort::KeyType::i64}, {CLSORT_KEY_F64, clsort::KeyType::f64},
+    {CLSORT_KEY_U8, clsort::KeyType::u8},   {CLSORT_KEY_I8, clsort::KeyType::i8},
+    {CLSORT_KEY_U16, clsort::KeyType::u16}, {CLSORT_KEY_I16, clsort::KeyType::i16},
+    {CLSORT_KEY_F16, clsort::KeyType::f16}, {CLSORT_KEY_BF16, clsort::KeyType::bf16},
+};
+// A key type added to clsort.h needs its row here.
+static_assert(std::size(kKeyTypes) == CLSORT_KEY_BF16 + 1);
+
+constexpr Name<clsort_flags, clsort::Algorithm> kAlgorithms[] = {
+    {CLSORT_ALGORITHM_AUTOMATIC, clsort::Algorithm::automatic},
+    {CLSORT_ALGORITHM_RADIX, clsort::Algorithm::radix},
+    {CLSORT_ALGORITHM_BITONIC, clsort::Algorithm::bitonic},
+    {CLSORT_ALGORITHM_SELECTION, clsort::Algorithm::selection},
+    {CLSORT_ALGORITHM_ODD_EVEN, clsort::Algorithm::odd_even},
+    {CLSORT_ALGORITHM_MERGE, clsort::Algorithm::merge},
+};
+
+template <class C, class T, std::size_t N>
+bool look_up(const Name<C, T> (&table)[N], C c, T* out) {
+  for (const Name<C, T>& row : table)
+    if (row.c == c) {
+      *out = row.cpp;
       return true;
-    case CLSORT_KEY_I32:
-      *out = clsort::KeyType::i32;
-      return true;
-    case CLSORT_KEY_F32:
-      *out = clsort::KeyType::f32;
-      return true;
-    case CLSORT_KEY_U64:
-      *out = clsort::KeyType::u64;
-      return true;
-    case CLSORT_KEY_I64:
-      *out = clsort::KeyType::i64;
-      return true;
-    case CLSORT_KEY_F64:
-      *out = clsort::KeyType::f64;
-      return true;
-    case CLSORT_KEY_U8:
-      *out = clsort::KeyType::u8;
-      return true;
-    case CLSORT_KEY_I8:
-      *out = clsort::KeyType::i8;
-      return true;
-    case CLSORT_KEY_U16:
-      *out = clsort::KeyType::u16;
-      return true;
-    case CLSORT_KEY_I16:
-      *out = clsort::KeyType::i16;
-      return true;
-    case CLSORT_KEY_F16:
-      *out = clsort::KeyType::f16;
-      return true;
-    case CLSORT_KEY_BF16:
-      *out = clsort::KeyType::bf16;
-      return true;
-    case CLSORT_KEY_TYPE_MAX_ENUM:  // only widens the enum's range: any int from C is a valid value
-      break;
-  }
+    }
   return false;
+}
+
+bool to_key_type(clsort_key_type t, clsort::KeyType* out) {
+  return look_up(kKeyTypes, t, out);
 }
 
 bool to_options(clsort_flags flags, clsort::Options* out) {
@@ -133,27 +132,7 @@ bool to_options(clsort_flags flags, clsort::Options* out) {
   out->order = (flags & CLSORT_DESCENDING) ? clsort::Order::descending : clsort::Order::ascending;
   out->begin_bit = (flags >> 16) & 0xffu;  // checked by the C++ layer, which names the bad one
   out->end_bit = (flags >> 24) & 0xffu;
-  switch (flags & CLSORT_ALGORITHM_MASK) {
-    case CLSORT_ALGORITHM_AUTOMATIC:
-      out->algorithm = clsort::Algorithm::automatic;
-      return true;
-    case CLSORT_ALGORITHM_RADIX:
-      out->algorithm = clsort::Algorithm::radix;
-      return true;
-    case CLSORT_ALGORITHM_BITONIC:
-      out->algorithm = clsort::Algorithm::bitonic;
-      return true;
-    case CLSORT_ALGORITHM_SELECTION:
-      out->algorithm = clsort::Algorithm::selection;
-      return true;
-    case CLSORT_ALGORITHM_ODD_EVEN:
-      out->algorithm = clsort::Algorithm::odd_even;
-      return true;
-    case CLSORT_ALGORITHM_MERGE:
-      out->algorithm = clsort::Algorithm::merge;
-      return true;
-  }
-  return false;
+  return look_up(kAlgorithms, flags & CLSORT_ALGORITHM_MASK, &out->algorithm);
 }
 
 // The checks every sort shares; CLSORT_SUCCESS or the recorded failure.

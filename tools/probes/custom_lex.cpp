@@ -26,10 +26,13 @@
 #include <vector>
 
 #include "../cli_common.hpp"
+#include "probe_timing.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using clsort_probe::Clock;
+using clsort_probe::median;
+using clsort_probe::ms_since;
 
 struct S12 {
   float key;
@@ -53,11 +56,6 @@ std::vector<S12> make_input(std::size_t n) {
   return v;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 // The device time of the Sorter's last call: first command's start to last command's end.
 double device_ms(const clsort::Sorter& s) {
   double end = 0;
@@ -75,7 +73,7 @@ Timing time_calls(clsort::Sorter& s, int reps, F&& call) {
   for (int r = 0; r < reps + 1; ++r) {  // one warm-up (program builds)
     const auto t0 = Clock::now();
     call();
-    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    const double ms = ms_since(t0);
     if (r == 0) continue;
     wall.push_back(ms);
     dev.push_back(device_ms(s));

@@ -30,19 +30,14 @@
 #include <vector>
 
 #include "../cli_common.hpp"
+#include "probe_timing.hpp"
 
 namespace {
 
 using clsort::KeyType;
-using Clock = std::chrono::steady_clock;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+using clsort_probe::Clock;
+using clsort_probe::median;
+using clsort_probe::ms_since;
 
 // The offsets of a shape: "AxB" (A segments of B keys, A scaled so that A * B = total) or power_law.
 std::vector<std::uint32_t> make_offsets(const std::string& shape, std::size_t total) {

@@ -24,28 +24,43 @@ std::size_t live_groups(std::size_t n, unsigned lo, unsigned k) {
   return ((last >> (lo + k)) << lo | (last & low)) + 1;
 }
 
-// The CPU shape: one work-item per chunk of `tile` elements in local memory, steps as vector loops.
-void run_cpu(Run& run, const BitonicPlan& p) {
-  const unsigned vb = run.value_bytes;
-  cl::Kernel local = run.kernel(p.program, "bitonic_cpu_local");
-  cl::Kernel global = run.kernel(p.program, "bitonic_cpu_global");
+// By-key sorts carry each key's input index through the network (the kernels take it after the keys) and
+// gather the values by it at the end.
+struct ByIndex {
   cl::Kernel gather;
   cl::Buffer index, values_tmp;
-  if (run.values) {
+
+  ByIndex(Run& run, const BitonicPlan& p) {
+    if (!run.values) return;
     gather = run.kernel(p.program, "util_gather");
     index = run.scratch(kScratchIndex, std::size_t(run.n) * 4);
-    values_tmp = run.scratch(kScratchValues, std::size_t(run.n) * vb);
+    values_tmp = run.scratch(kScratchValues, std::size_t(run.n) * run.value_bytes);
   }
-  const cl_uint n = run.n, kind = run.kind, descending = run.descending, tile = p.policy.tile;
-  const unsigned tile_bits = log2_of(tile), total_bits = log2_of(n);
-  const std::size_t chunks = (std::size_t(n) + tile - 1) / tile;
-  const unsigned max_k = p.max_steps;
-  auto bind = [&](cl::Kernel& k, auto... rest) {
+  template <class... Rest>
+  void bind(Run& run, cl::Kernel& k, Rest... rest) const {
     if (run.values)
       set_args(k, run.keys, index, rest...);
     else
       set_args(k, run.keys, rest...);
-  };
+  }
+  void gather_values(Run& run, std::size_t wg) {
+    if (!run.values) return;
+    run.copy(*run.values, values_tmp, std::size_t(run.n) * run.value_bytes, "copy values");
+    set_args(gather, values_tmp, index, *run.values, cl_uint(run.n));
+    run.launch(gather, run.n, wg, "util_gather");
+  }
+};
+
+// The CPU shape: one work-item per chunk of `tile` elements in local memory, steps as vector loops.
+void run_cpu(Run& run, const BitonicPlan& p) {
+  cl::Kernel local = run.kernel(p.program, "bitonic_cpu_local");
+  cl::Kernel global = run.kernel(p.program, "bitonic_cpu_global");
+  ByIndex by_index(run, p);
+  const cl_uint n = run.n, kind = run.kind, descending = run.descending, tile = p.policy.tile;
+  const unsigned tile_bits = log2_of(tile), total_bits = log2_of(n);
+  const std::size_t chunks = (std::size_t(n) + tile - 1) / tile;
+  const unsigned max_k = p.max_steps;
+  auto bind = [&](cl::Kernel& k, auto... rest) { by_index.bind(run, k, rest...); };
   bind(local, n, kind, descending, cl_uint(1), cl_uint(total_bits <= tile_bits));
   run.launch(local, chunks, 1, "bitonic_cpu_local");
   for (unsigned bits = tile_bits + 1; bits <= total_bits; ++bits) {
@@ -62,11 +77,7 @@ void run_cpu(Run& run, const BitonicPlan& p) {
     bind(local, n, kind, descending, cl_uint(0), cl_uint(bits == total_bits));
     run.launch(local, chunks, 1, "bitonic_cpu_local");
   }
-  if (run.values) {
-    run.copy(*run.values, values_tmp, std::size_t(n) * vb, "copy values");
-    set_args(gather, values_tmp, index, *run.values, n);
-    run.launch(gather, n, 64, "util_gather");
-  }
+  by_index.gather_values(run, 64);
 }
 
 }  // namespace
@@ -99,20 +110,13 @@ BitonicPlan plan_bitonic(const PlanInput& in) {
 
 void run_bitonic(Run& run, const BitonicPlan& p) {
   if (p.policy.cpu) return run_cpu(run, p);
-  const unsigned vb = run.value_bytes;
   cl::Kernel sort_local = run.kernel(p.program, "bitonic_sort_local");
   cl::Kernel merge_local = run.kernel(p.program, "bitonic_merge_local");
   const unsigned max_k = p.max_steps;
   std::vector<cl::Kernel> global(max_k + 1);
   for (unsigned k = 1; k <= max_k; ++k)
     global[k] = run.kernel(p.program, "bitonic_global_" + std::to_string(k));
-  cl::Kernel gather;
-  cl::Buffer index, values_tmp;
-  if (run.values) {
-    gather = run.kernel(p.program, "util_gather");
-    index = run.scratch(kScratchIndex, std::size_t(run.n) * 4);
-    values_tmp = run.scratch(kScratchValues, std::size_t(run.n) * vb);
-  }
+  ByIndex by_index(run, p);
 
   const cl_uint n = run.n, kind = run.kind, descending = run.descending;
   const cl_uint wg = p.policy.wg, tile = p.policy.tile;
@@ -120,12 +124,7 @@ void run_bitonic(Run& run, const BitonicPlan& p) {
   const std::size_t tiles = (std::size_t(n) + tile - 1) / tile;
   const std::size_t global_wg = p.global_wg;
 
-  auto bind = [&](cl::Kernel& k, auto... rest) {
-    if (run.values)
-      set_args(k, run.keys, index, rest...);
-    else
-      set_args(k, run.keys, rest...);
-  };
+  auto bind = [&](cl::Kernel& k, auto... rest) { by_index.bind(run, k, rest...); };
   bind(sort_local, n, kind, descending, cl_uint(total_bits <= tile_bits));
   run.launch(sort_local, tiles * wg, wg, "bitonic_sort_local");
   for (unsigned bits = tile_bits + 1; bits <= total_bits; ++bits) {
@@ -141,11 +140,7 @@ void run_bitonic(Run& run, const BitonicPlan& p) {
     bind(merge_local, n, kind, descending, cl_uint(bits == total_bits));
     run.launch(merge_local, tiles * wg, wg, "bitonic_merge_local");
   }
-  if (run.values) {
-    run.copy(*run.values, values_tmp, std::size_t(n) * vb, "copy values");
-    set_args(gather, values_tmp, index, *run.values, n);
-    run.launch(gather, n, global_wg, "util_gather");
-  }
+  by_index.gather_values(run, global_wg);
 }
 
 }  // namespace clsort::detail
