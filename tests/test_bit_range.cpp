@@ -173,7 +173,10 @@ TEST_CASE("bit range: passes") {
       if (shape_kind != "CPU shape") CHECK(launched == c.passes);
       if (shape_kind == "reduce-then-scan") CHECK_FALSE(onesweep_ran);
       if (c.range.begin == 0 && c.range.end == 0) onesweep_whole = onesweep_ran;
-      if (shape_kind == "onesweep") CHECK(onesweep_ran == onesweep_whole);
+      // Each program passes its own self-test: on a CPU device under load one of them may decline
+      // Onesweep (a preempted work-group outlasting the look-back's spins) while another does not.
+      if (shape_kind == "onesweep" && !(s.device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU))
+        CHECK(onesweep_ran == onesweep_whole);
     }
   }
 }
