@@ -59,22 +59,9 @@ void run(std::size_t n, int reps) {
   CHECK_CUDA(cub::DeviceMergeSort::StableSortKeys(nullptr, temp_bytes, data, std::int64_t(n), Less()));
   void* temp = nullptr;
   CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
-  cudaEvent_t a, b;
-  CHECK_CUDA(cudaEventCreate(&a));
-  CHECK_CUDA(cudaEventCreate(&b));
-  std::vector<float> ms;
-  for (int r = 0; r < reps + 2; ++r) {  // two warm-ups
-    CHECK_CUDA(cudaMemcpy(data, src, n * sizeof(S12), cudaMemcpyDeviceToDevice));
-    CHECK_CUDA(cudaEventRecord(a));
-    CHECK_CUDA(cub::DeviceMergeSort::StableSortKeys(temp, temp_bytes, data, std::int64_t(n), Less()));
-    CHECK_CUDA(cudaEventRecord(b));
-    CHECK_CUDA(cudaEventSynchronize(b));
-    float t = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&t, a, b));
-    if (r >= 2) ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  const float median = ms[ms.size() / 2];
+  const float median = median_ms(
+      reps, [&] { CHECK_CUDA(cub::DeviceMergeSort::StableSortKeys(temp, temp_bytes, data, std::int64_t(n), Less())); },
+      [&] { CHECK_CUDA(cudaMemcpy(data, src, n * sizeof(S12), cudaMemcpyDeviceToDevice)); });
   std::vector<S12> got(n);
   CHECK_CUDA(cudaMemcpy(got.data(), data, n * sizeof(S12), cudaMemcpyDeviceToHost));
   const bool ok = std::memcmp(got.data(), expected.data(), n * sizeof(S12)) == 0;
@@ -83,8 +70,6 @@ void run(std::size_t n, int reps) {
   CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(data));
   CHECK_CUDA(cudaFree(src));
-  CHECK_CUDA(cudaEventDestroy(a));
-  CHECK_CUDA(cudaEventDestroy(b));
   if (!ok) std::exit(1);
 }
 

@@ -1,5 +1,5 @@
 // What the CUB reference probes (tools/probes/cub_*.cu) share: a CUDA error check that stops the probe,
-// and the median of REPS calls timed with CUDA events after two warm-ups.
+// and the median of REPS calls timed with CUDA events after two warm-ups (each after an untimed setup).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,13 +18,15 @@
     }                                                                               \
   } while (0)
 
-template <class F>
-float median_ms(int reps, F&& f) {
+// `setup` runs before each call, outside the timed region (restoring an input sorted in place).
+template <class F, class Setup = void (*)()>
+float median_ms(int reps, F&& f, Setup&& setup = [] {}) {
   cudaEvent_t a, b;
   CHECK_CUDA(cudaEventCreate(&a));
   CHECK_CUDA(cudaEventCreate(&b));
   std::vector<float> ms;
   for (int r = 0; r < reps + 2; ++r) {  // two warm-ups
+    setup();
     CHECK_CUDA(cudaEventRecord(a));
     f();
     CHECK_CUDA(cudaEventRecord(b));
