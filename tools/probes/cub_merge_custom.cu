@@ -11,6 +11,7 @@
 #include <cub/version.cuh>
 
 #include "cub_probe.cuh"
+#include "probe_inputs.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -24,12 +25,7 @@
 
 namespace {
 
-struct S12 {
-  float key;
-  std::uint32_t id;
-  std::uint32_t tag;
-};
-static_assert(sizeof(S12) == 12, "a 12-byte struct");
+using clsort_probe::S12;
 
 struct Less {
   __host__ __device__ bool operator()(const S12& a, const S12& b) const {
@@ -37,18 +33,9 @@ struct Less {
   }
 };
 
-std::vector<S12> make_input(std::size_t n) {
-  std::vector<S12> v(n);
-  std::mt19937_64 rng(42);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t r = rng();
-    v[i] = {float(std::int32_t(r & 0xFFFF) - 0x8000) * 0.25f, std::uint32_t((r >> 16) & 3), std::uint32_t(i)};
-  }
-  return v;
-}
 
 void run(std::size_t n, int reps) {
-  const std::vector<S12> input = make_input(n);
+  const std::vector<S12> input = clsort_probe::make_s12(n);
   std::vector<S12> expected = input;
   std::stable_sort(expected.begin(), expected.end(), Less());
   S12 *src = nullptr, *data = nullptr;

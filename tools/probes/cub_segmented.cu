@@ -13,6 +13,7 @@
 #include <cub/version.cuh>
 
 #include "cub_probe.cuh"
+#include "probe_inputs.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -28,21 +29,10 @@
 
 namespace {
 
-// tools/probes/segments.cpp's make_offsets.
+// tools/probes/segments.cpp's shapes: "AxB" or power_law.
 std::vector<std::uint32_t> make_offsets(const std::string& shape, std::size_t total) {
-  std::vector<std::uint32_t> o{0};
-  if (shape == "power_law") {
-    std::mt19937_64 rng(42);
-    while (o.back() < total) {
-      const double u = (double(rng() >> 11) + 1.0) / 9007199254740992.0;
-      const double len = std::min(1e9, 1.0 + 4.0 / std::pow(u, 1.25));
-      o.push_back(std::uint32_t(std::min<double>(double(total), double(o.back()) + std::floor(len))));
-    }
-    return o;
-  }
-  const std::size_t len = std::size_t(std::atoll(shape.c_str() + shape.find('x') + 1));
-  for (std::size_t at = len; at <= total; at += len) o.push_back(std::uint32_t(at));
-  return o;
+  if (shape == "power_law") return clsort_probe::power_law_offsets(total);
+  return clsort_probe::fixed_offsets(total, std::size_t(std::atoll(shape.c_str() + shape.find('x') + 1)));
 }
 
 void run(const std::string& shape, std::size_t total, int reps) {

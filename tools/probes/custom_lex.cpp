@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "../cli_common.hpp"
+#include "probe_inputs.hpp"
 #include "probe_timing.hpp"
 
 namespace {
@@ -33,27 +34,11 @@ namespace {
 using clsort_probe::Clock;
 using clsort_probe::median;
 using clsort_probe::ms_since;
-
-struct S12 {
-  float key;
-  std::uint32_t id;
-  std::uint32_t tag;
-};
+using clsort_probe::S12;
 const char* const kType = "typedef struct { float key; uint id; uint tag; } S12;";
 const char* const kLess = "a.key < b.key || (a.key == b.key && a.id < b.id)";
 bool less(const S12& a, const S12& b) {
   return a.key < b.key || (a.key == b.key && a.id < b.id);
-}
-
-// cub_merge_custom.cu's input, element for element.
-std::vector<S12> make_input(std::size_t n) {
-  std::vector<S12> v(n);
-  std::mt19937_64 rng(42);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t r = rng();
-    v[i] = {float(std::int32_t(r & 0xFFFF) - 0x8000) * 0.25f, std::uint32_t((r >> 16) & 3), std::uint32_t(i)};
-  }
-  return v;
 }
 
 // The device time of the Sorter's last call: first command's start to last command's end.
@@ -89,7 +74,7 @@ void print(const char* what, std::size_t n, const Timing& t, bool ok, bool check
 }
 
 bool custom_row(clsort::Sorter& s, std::size_t n, int reps, clsort::Algorithm algorithm, bool check) {
-  const std::vector<S12> input = make_input(n);
+  const std::vector<S12> input = clsort_probe::make_s12(n);
   cl::Buffer src(s.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(S12),
                  const_cast<S12*>(input.data()));
   cl::Buffer data(s.context(), CL_MEM_READ_WRITE, n * sizeof(S12));

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "../cli_common.hpp"
+#include "probe_inputs.hpp"
 #include "probe_timing.hpp"
 
 namespace {
@@ -41,21 +42,10 @@ using clsort_probe::ms_since;
 
 // The offsets of a shape: "AxB" (A segments of B keys, A scaled so that A * B = total) or power_law.
 std::vector<std::uint32_t> make_offsets(const std::string& shape, std::size_t total) {
-  std::vector<std::uint32_t> o{0};
-  if (shape == "power_law") {
-    std::mt19937_64 rng(42);
-    while (o.back() < total) {
-      const double u = (double(rng() >> 11) + 1.0) / 9007199254740992.0;
-      const double len = std::min(1e9, 1.0 + 4.0 / std::pow(u, 1.25));
-      o.push_back(std::uint32_t(std::min<double>(double(total), double(o.back()) + std::floor(len))));
-    }
-    return o;
-  }
+  if (shape == "power_law") return clsort_probe::power_law_offsets(total);
   const std::size_t x = shape.find('x');
   if (x == std::string::npos) throw std::runtime_error("unknown shape " + shape);
-  const std::size_t len = clsort_cli::parse_size(shape.substr(x + 1));
-  for (std::size_t at = len; at <= total; at += len) o.push_back(std::uint32_t(at));
-  return o;
+  return clsort_probe::fixed_offsets(total, clsort_cli::parse_size(shape.substr(x + 1)));
 }
 
 struct Row {
