@@ -5,10 +5,12 @@
 #include <cstddef>
 #include <cstring>
 #include <exception>
+#include <initializer_list>
 #include <iterator>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clsort/clsort.hpp"
@@ -186,6 +188,30 @@ void on_sorter(clsort_sorter sorter, F& f) {
   }
 }
 
+// The host-data calls: the key type and flags checked, then the call's own checks (`check`, returning the
+// first failure), then `run(sorter, type, options)` on the given sorter or the process-wide one.
+template <class Check, class Call>
+clsort_status host_call(clsort_sorter sorter, clsort_key_type key_type, clsort_flags flags, Check&& check,
+                        Call&& run) {
+  return guarded([&] {
+    clsort::KeyType type{};
+    clsort::Options options;
+    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
+    if (clsort_status s = check()) return s;
+    auto f = [&](clsort::Sorter& s) { run(s, type, options); };
+    on_sorter(sorter, f);
+    return succeed();
+  });
+}
+
+// The first of the named pointers that is null while there are n > 0 elements, as a failure naming it.
+clsort_status check_pointers(size_t n, std::initializer_list<std::pair<const char*, const void*>> named) {
+  if (n)
+    for (const auto& [name, p] : named)
+      if (!p) return invalid(name, "null pointer");
+  return CLSORT_SUCCESS;
+}
+
 // Hands the caller its own reference to `done`.
 clsort_status give_event(const cl::Event& done, cl_event* event) {
   if (event && done()) {
@@ -299,72 +325,63 @@ clsort_status clsort_sort_by_key(clsort_sorter sorter, cl_mem keys, cl_mem value
 
 clsort_status clsort_sort_host(clsort_sorter sorter, void* keys, size_t n, clsort_key_type key_type,
                                clsort_flags flags) {
-  return guarded([&] {
-    clsort::KeyType type{};
-    clsort::Options options;
-    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-    if (!keys && n) return invalid("keys", "null pointer");
-    auto f = [&](clsort::Sorter& s) { s.sort_host(type, keys, n, nullptr, 0, options); };
-    on_sorter(sorter, f);
-    return succeed();
-  });
+  return host_call(
+      sorter, key_type, flags,
+      [&] {
+        return check_pointers(n, {{"keys", keys}});
+      },
+      [&](clsort::Sorter& s, clsort::KeyType type, const clsort::Options& options) {
+        s.sort_host(type, keys, n, nullptr, 0, options);
+      });
 }
 
 clsort_status clsort_sort_copy_host(clsort_sorter sorter, const void* keys_in, void* keys_out, size_t n,
                                     clsort_key_type key_type, clsort_flags flags) {
-  return guarded([&] {
-    clsort::KeyType type{};
-    clsort::Options options;
-    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-    if (!keys_in && n) return invalid("keys_in", "null pointer");
-    if (!keys_out && n) return invalid("keys_out", "null pointer");
-    auto f = [&](clsort::Sorter& s) { s.sort_copy_host(type, keys_in, keys_out, n, options); };
-    on_sorter(sorter, f);
-    return succeed();
-  });
+  return host_call(
+      sorter, key_type, flags,
+      [&] {
+        return check_pointers(n, {{"keys_in", keys_in}, {"keys_out", keys_out}});
+      },
+      [&](clsort::Sorter& s, clsort::KeyType type, const clsort::Options& options) {
+        s.sort_copy_host(type, keys_in, keys_out, n, options);
+      });
 }
 
 clsort_status clsort_sort_by_key_host(clsort_sorter sorter, void* keys, void* values, size_t n,
                                       clsort_key_type key_type, size_t value_size, clsort_flags flags) {
-  return guarded([&] {
-    clsort::KeyType type{};
-    clsort::Options options;
-    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-    if (clsort_status s = check_value_size(value_size)) return s;
-    if (!keys && n) return invalid("keys", "null pointer");
-    if (!values && n) return invalid("values", "null pointer");
-    auto f = [&](clsort::Sorter& s) { s.sort_host(type, keys, n, values, value_size, options); };
-    on_sorter(sorter, f);
-    return succeed();
-  });
+  return host_call(
+      sorter, key_type, flags,
+      [&] {
+        if (clsort_status s = check_value_size(value_size)) return s;
+        return check_pointers(n, {{"keys", keys}, {"values", values}});
+      },
+      [&](clsort::Sorter& s, clsort::KeyType type, const clsort::Options& options) {
+        s.sort_host(type, keys, n, values, value_size, options);
+      });
 }
 
 clsort_status clsort_argsort_host(clsort_sorter sorter, const void* keys, size_t n, clsort_key_type key_type,
                                   uint32_t* indices, clsort_flags flags) {
-  return guarded([&] {
-    clsort::KeyType type{};
-    clsort::Options options;
-    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-    if (!keys && n) return invalid("keys", "null pointer");
-    if (!indices && n) return invalid("indices", "null pointer");
-    auto f = [&](clsort::Sorter& s) { s.argsort_host(type, keys, n, indices, options); };
-    on_sorter(sorter, f);
-    return succeed();
-  });
+  return host_call(
+      sorter, key_type, flags,
+      [&] {
+        return check_pointers(n, {{"keys", keys}, {"indices", indices}});
+      },
+      [&](clsort::Sorter& s, clsort::KeyType type, const clsort::Options& options) {
+        s.argsort_host(type, keys, n, indices, options);
+      });
 }
 
 clsort_status clsort_argsort64_host(clsort_sorter sorter, const void* keys, size_t n,
                                     clsort_key_type key_type, uint64_t* indices, clsort_flags flags) {
-  return guarded([&] {
-    clsort::KeyType type{};
-    clsort::Options options;
-    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-    if (!keys && n) return invalid("keys", "null pointer");
-    if (!indices && n) return invalid("indices", "null pointer");
-    auto f = [&](clsort::Sorter& s) { s.argsort64_host(type, keys, n, indices, options); };
-    on_sorter(sorter, f);
-    return succeed();
-  });
+  return host_call(
+      sorter, key_type, flags,
+      [&] {
+        return check_pointers(n, {{"keys", keys}, {"indices", indices}});
+      },
+      [&](clsort::Sorter& s, clsort::KeyType type, const clsort::Options& options) {
+        s.argsort64_host(type, keys, n, indices, options);
+      });
 }
 
 clsort_status clsort_argsort(clsort_sorter sorter, cl_mem keys, size_t n, clsort_key_type key_type,
@@ -430,26 +447,20 @@ clsort_status clsort_select(clsort_sorter sorter, cl_mem keys, size_t n, size_t 
 clsort_status clsort_top_k_host(clsort_sorter sorter, const void* keys, size_t n, size_t k,
                                 clsort_key_type key_type, clsort_flags flags, void* keys_out,
                                 uint32_t* indices_out) {
-  return guarded([&] {
-    clsort::KeyType type{};
-    clsort::Options options;
-    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-    auto f = [&](clsort::Sorter& s) { s.top_k_host(type, keys, n, k, keys_out, indices_out, options); };
-    on_sorter(sorter, f);
-    return succeed();
-  });
+  return host_call(
+      sorter, key_type, flags, [] { return CLSORT_SUCCESS; },
+      [&](clsort::Sorter& s, clsort::KeyType type, const clsort::Options& options) {
+        s.top_k_host(type, keys, n, k, keys_out, indices_out, options);
+      });
 }
 
 clsort_status clsort_select_host(clsort_sorter sorter, const void* keys, size_t n, size_t k,
                                  clsort_key_type key_type, clsort_flags flags, void* key_out) {
-  return guarded([&] {
-    clsort::KeyType type{};
-    clsort::Options options;
-    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-    auto f = [&](clsort::Sorter& s) { s.select_host(type, keys, n, k, key_out, options); };
-    on_sorter(sorter, f);
-    return succeed();
-  });
+  return host_call(
+      sorter, key_type, flags, [] { return CLSORT_SUCCESS; },
+      [&](clsort::Sorter& s, clsort::KeyType type, const clsort::Options& options) {
+        s.select_host(type, keys, n, k, key_out, options);
+      });
 }
 
 clsort_status clsort_sort_segments(clsort_sorter sorter, cl_mem keys, cl_mem values, cl_mem offsets,
@@ -487,21 +498,19 @@ clsort_status clsort_sort_segments(clsort_sorter sorter, cl_mem keys, cl_mem val
 clsort_status clsort_sort_segments_host(clsort_sorter sorter, void* keys, void* values, size_t n,
                                         const void* offsets, size_t offset_size, size_t num_segments,
                                         clsort_key_type key_type, size_t value_size, clsort_flags flags) {
-  return guarded([&] {
-    clsort::KeyType type{};
-    clsort::Options options;
-    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-    options.algorithm = clsort::Algorithm::automatic;
-    if (values)
-      if (clsort_status s = check_value_size(value_size)) return s;
-    if (offset_size != 4 && offset_size != 8)
-      return invalid("offset_size", "must be 4 or 8, got " + std::to_string(offset_size));
-    auto f = [&](clsort::Sorter& s) {
-      s.sort_segments_host(type, keys, n, values, value_size, offsets, offset_size, num_segments, options);
-    };
-    on_sorter(sorter, f);
-    return succeed();
-  });
+  return host_call(
+      sorter, key_type, flags,
+      [&] {
+        if (values)
+          if (clsort_status s = check_value_size(value_size)) return s;
+        if (offset_size != 4 && offset_size != 8)
+          return invalid("offset_size", "must be 4 or 8, got " + std::to_string(offset_size));
+        return CLSORT_SUCCESS;
+      },
+      [&](clsort::Sorter& s, clsort::KeyType type, clsort::Options options) {
+        options.algorithm = clsort::Algorithm::automatic;
+        s.sort_segments_host(type, keys, n, values, value_size, offsets, offset_size, num_segments, options);
+      });
 }
 
 clsort_status clsort_lexsort(clsort_sorter sorter, const clsort_column* columns, size_t num_columns, size_t n,
