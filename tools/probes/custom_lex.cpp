@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "../cli_common.hpp"
+#include "probe_cli.hpp"
 #include "probe_inputs.hpp"
 #include "probe_timing.hpp"
 
@@ -156,15 +157,12 @@ int main(int argc, char** argv) {
   bool bitonic = false, no_check = false;
   app.add_option("--sizes", sizes, "sort_custom n, comma-separated (2^20, 1e6)")->delimiter(',');
   app.add_option("--lex-rows", lex_rows, "lexsort rows; 0: no lexsort rows");
-  app.add_option("--reps", reps, "calls per measurement; the median is printed")->check(CLI::Range(1, 1000));
   app.add_flag("--bitonic", bitonic, "also sort_custom's bitonic network");
   app.add_flag("--no-check", no_check, "skip the std::stable_sort checks");
-  app.add_option("--device", device, "as CLSORT_DEVICE; default: the library's choice");
+  clsort_probe::add_reps_and_device(app, reps, device);
   CLI11_PARSE(app, argc, argv);
   try {
-    const cl::Device dev = clsort_cli::open_device(device);
-    std::printf("device %s, %s\n", clsort_cli::describe_device(dev).c_str(),
-                clsort_cli::now_string().c_str());
+    const cl::Device dev = clsort_probe::open_and_print_device(device);
     std::printf("%-44s %-8s %10s %10s %9s %9s\n", "call", "n", "wall ms", "device ms", "Gelem/s", "check");
     clsort::Sorter s(dev, /*profiling=*/true);
     bool ok = true;

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "../cli_common.hpp"
+#include "probe_cli.hpp"
 #include "probe_inputs.hpp"
 #include "probe_timing.hpp"
 
@@ -170,16 +171,13 @@ int main(int argc, char** argv) {
   app.add_option("--shapes", shapes, "AxB (segments x length; the count scales to the total) or power_law")
       ->delimiter(',');
   app.add_option("--total", total_text, "keys in all segments together (2^24, 1e6)");
-  app.add_option("--reps", reps, "calls per measurement; the median is printed")->check(CLI::Range(1, 1000));
   app.add_flag("--pairs", pairs, "sort_segments_by_key with u32 values (the input index)");
   app.add_flag("--no-host", no_host, "skip std::sort over the segments");
-  app.add_option("--device", device, "as CLSORT_DEVICE; default: the library's choice");
+  clsort_probe::add_reps_and_device(app, reps, device);
   CLI11_PARSE(app, argc, argv);
   try {
-    const cl::Device dev = clsort_cli::open_device(device);
     const std::size_t total = clsort_cli::parse_size(total_text);
-    std::printf("device %s, %s\n", clsort_cli::describe_device(dev).c_str(),
-                clsort_cli::now_string().c_str());
+    const cl::Device dev = clsort_probe::open_and_print_device(device);
     std::printf("%-4s %-5s %-11s %9s %9s %10s %9s %12s %12s %9s %9s %6s\n", "type", "what", "shape",
                 "segments", "longest", "clsort ms", "Gkeys/s", "loop ms", "std::sort ms", "vs loop", "vs std",
                 "check");

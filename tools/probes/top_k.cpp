@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "../cli_common.hpp"
+#include "probe_cli.hpp"
 #include "probe_timing.hpp"
 
 namespace {
@@ -129,15 +130,12 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(clsort_cli::key_type_names()));
   app.add_option("--sizes", sizes, "n, comma-separated (2^20, 1e6)")->delimiter(',');
   app.add_option("--ks", ks, "k, comma-separated")->delimiter(',');
-  app.add_option("--reps", reps, "calls per measurement; the median is printed")->check(CLI::Range(1, 1000));
   app.add_flag("--no-host", no_host,
                "skip std::partial_sort and std::nth_element (large n on a GPU machine)");
-  app.add_option("--device", device, "as CLSORT_DEVICE; default: the library's choice");
+  clsort_probe::add_reps_and_device(app, reps, device);
   CLI11_PARSE(app, argc, argv);
   try {
-    const cl::Device dev = clsort_cli::open_device(device);
-    std::printf("device %s, %s\n", clsort_cli::describe_device(dev).c_str(),
-                clsort_cli::now_string().c_str());
+    const cl::Device dev = clsort_probe::open_and_print_device(device);
     std::printf("%-4s %-6s %6s %10s %10s %10s %8s %12s %12s %9s\n", "type", "n", "k", "top_k ms", "select ms",
                 "sort ms", "sort/top", "partial ms", "nth ms", "check");
     clsort::Sorter sorter(dev);
