@@ -41,7 +41,7 @@ typedef uint offset_t;
 
 // State words (seg_clear, seg_classify), then the list of large segments; the host reads them back.
 #define ST_BAD 0    // the lowest segment whose offsets are decreasing or past the buffer; ~0: none
-#define ST_LARGE 1  // segments longer than SEG_BIN, listed as (start, length) after the state words
+#define ST_LARGE 1  // segments longer than SEG_BIN and seq, listed as (start, length) after the state words
 #define ST_FIRST 2  // offsets[0]
 #define ST_LAST 3   // offsets[num]
 #define ST_WORDS 4
@@ -51,8 +51,10 @@ kernel void seg_clear(global uint* state) {
   if (i < ST_WORDS) state[i] = i == ST_BAD ? 0xFFFFFFFFu : 0u;
 }
 
-// One work-item per segment: checks its offsets and lists it if it is large.
-kernel void seg_classify(global const offset_t* off, uint num, ulong limit, global uint* state, uint large_cap) {
+// One work-item per segment: checks its offsets and lists it if it is large (longer than the bins take,
+// and than seg_sequential takes: `seq` may exceed SEG_BIN).
+kernel void seg_classify(global const offset_t* off, uint num, ulong limit, uint seq, global uint* state,
+                         uint large_cap) {
   global uint* large = state + ST_WORDS;  // after the state words: the host reads both at once
   const uint i = get_global_id(0);
   if (i >= num) return;
@@ -64,7 +66,7 @@ kernel void seg_classify(global const offset_t* off, uint num, ulong limit, glob
     return;
   }
   const uint len = (uint)(b - a);
-  if (len > SEG_BIN) {
+  if (len > SEG_BIN && len > seq) {
     const uint k = atomic_inc(&state[ST_LARGE]);
     if (k < large_cap) {
       large[2 * k] = (uint)a;

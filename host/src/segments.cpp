@@ -128,7 +128,8 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   cl::Buffer state = run.scratch(detail::kSegState, 16 + cap * 8);  // 4 words, then the large segments
   detail::set_args(clear, state);
   run.launch(clear, 4, 4, "seg_clear");
-  detail::set_args(classify, offsets, cl_uint(num), cl_ulong(limit), state, cl_uint(cap));
+  const cl_uint seq = plan.seq >= 2 ? plan.seq : 1;
+  detail::set_args(classify, offsets, cl_uint(num), cl_ulong(limit), seq, state, cl_uint(cap));
   run.launch(classify, num, 64, "seg_classify");
   const cl::Event classified = run.finish();
   s.last = classified;
@@ -161,7 +162,6 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   std::vector<Large> huge;
   std::uint32_t compact = 0, longest = 0;
   for (const Large& l : list) {
-    if (l.len <= plan.seq) continue;  // seg_sequential's: sorted there (a `seq` above the bins)
     if (l.len > plan.huge) {
       huge.push_back(l);
       continue;
@@ -202,7 +202,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     hkeys = run.scratch(detail::kSegHugeKeys, std::size_t(huge_len) * kb);
     if (values) hvalues = run.scratch(detail::kSegHugeValues, std::size_t(huge_len) * value_bytes);
   }
-  const cl_uint kind = run.kind, desc = descending, seq = plan.seq >= 2 ? plan.seq : 1;
+  const cl_uint kind = run.kind, desc = descending;
   detail::Run sorts(s, queue, type, descending, keys, values, value_bytes, 0, {classified});
   if (!chunks.empty()) {
     // The host copy lives in the Sorter until the next call, which first waits for this one's commands.

@@ -480,8 +480,8 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
   };
   while (segment_bytes() > budget && g.slots > 16) g.slots /= 2;
   g.huge = std::max(g.huge, g.slots / 2);
-  // seq may exceed the bins' longest segment (slots / 4): the host then leaves segments up to seq out of the
-  // large segments' chunks, and seg_local's bins skip them, so each is sorted once, by seg_sequential.
+  // seq may exceed the bins' longest segment (slots / 4): seg_classify then lists only longer segments as
+  // large, and seg_local's bins skip them, so each is sorted once, by seg_sequential.
 
   OddEvenPolicy& o = t.odd_even;
   clamp_wg(o.wg);
