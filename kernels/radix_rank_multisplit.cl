@@ -124,12 +124,15 @@ INLINE void count_block(global const gkey_t* src, uint blk, uint valid, uint shi
 }
 
 #if RADIX_PEERS_BALLOT
-// The lanes of this sub-group whose key has digit d: one ballot per digit bit.
+// The lanes of this sub-group whose key has digit d: one ballot per digit bit. The bit is tested in place,
+// not shifted down: NVIDIA's compiler then turns the digit's bits into predicates with one instruction
+// and spends 3 per bit (select, vote, and), where `(d >> b) & 1` cost 5 (shift and test added); the
+// ballot path's four passes over 2^24 u32 keys took 0.425 ms instead of 0.457 on the H100.
 INLINE sgmask_t peers_of(uint d) {
   sgmask_t peers = SG_ALL_LANES;
 #pragma unroll
   for (uint b = 0; b < RADIX_BITS; ++b) {
-    const uint bit = (d >> b) & 1u;
+    const uint bit = d & (1u << b);
     const sgmask_t voted = sg_ballot(bit);
     peers &= bit ? voted : ~voted;
   }
@@ -141,10 +144,11 @@ INLINE sgmask_t peers_of(uint d) {
 // the lanes sharing a digit find their peers; the lowest of them advances the digit's counter by their
 // number, and each key's place is the old counter plus its peers in lower lanes. Items in order and lanes
 // in order within an item are input order, so the sort stays stable. Only this sub-group touches its
-// counters and masks, so sub-group syncs order them. On NVIDIA one local atomic per key beat a ballot per
-// digit bit: four passes over 2^24 random u32 keys took 0.45 ms instead of 0.51 on the H100 (22 keys per
-// work-item), and sorted input, where a warp's keys share a digit and their atomics collide, 0.43 instead
-// of 0.53. Ends with a barrier, after which the ranking state's words are free for the tile.
+// counters and masks, so sub-group syncs order them. Which peer search is faster depends on the key: on
+// the H100, ballots for 4-byte keys and pairs (u32 2^28 5.79 against 5.97 ms, pairs 2^24 0.679 against
+// 0.699), local atomics for 8-byte and narrow keys (u64 2^26 4.50 against 4.60, u16 2^26 0.771 against
+// 0.791); the NVIDIA rows in host/src/tuning.cpp pick. Ends with a barrier, after which the ranking
+// state's words are free for the tile.
 INLINE void rank_keys(const ukey_t* k, uint shift, local uint* wcount, local sgmask_t* wmask, uint* to) {
   const uint lane = sg_lane(), sg = sg_index();
   const sgmask_t lanes_before = sg_lanes_below();
@@ -207,4 +211,3 @@ INLINE void exchange_values(const value_t* v, const uint* to, local value_t* lv)
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 #endif
-
