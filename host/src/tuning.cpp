@@ -58,7 +58,8 @@ const Row k_table[] = {
      "H100, 2026-11-23: u64 2^24 1.04x CUB; local-memory sub-groups H200, 2026-11-26: u64 2^28 13.5 Gkeys/s "
      "at 32 keys (local memory holds fewer), 13.2 at 21"},
     // 4-byte keys rank by ballots (kernels/radix_rank_multisplit.cl, rank_keys), the path of every device
-    // with cl_khr_subgroup_ballot; 8-byte and narrow keys keep the local-atomic peers.
+    // with cl_khr_subgroup_ballot (and 16-bit keys with values, below); 8-byte and narrow keys keep the
+    // local-atomic peers.
     {"nvidia", "gpu", "", 4, kAnyValues, "radix.peers=1",
      "H100, 2026-11-26: u32 2^28 5.79 ms against 5.97 with atomic peers (0.95x / 0.92x CUB 3.5), u32 pairs "
      "2^24 0.679 against 0.699; 2^20 within 2%"},
@@ -69,8 +70,9 @@ const Row k_table[] = {
     // stores are narrow), so they take the 4-byte rows' parameters; for 16-bit keys no other tile was faster.
     {"nvidia", "gpu", "", 2, kNoValues, "radix.items=24 radix.regs=64",
      "H200, 2026-11-26: u16 2^24 / 2^26 0.98x / 0.96x CUB 3.5, f16 1.00-1.03x; 20, 28, 32 keys slower"},
-    {"nvidia", "gpu", "", 2, kWithValues, "radix.items=32 radix.regs=0",
-     "H200, 2026-11-26: u16 pairs 2^24 / 2^26 0.93x / 0.97x CUB 3.5; 24, 28 keys slower"},
+    {"nvidia", "gpu", "", 2, kWithValues, "radix.items=32 radix.regs=0 radix.peers=1",
+     "H200, 2026-11-26: u16 pairs 2^24 / 2^26 0.93x / 0.97x CUB 3.5; 24, 28 keys slower; H100, 2026-11-26: "
+     "ballot peers 0.340-0.350 / 1.159-1.163 ms against 0.347-0.364 / 1.176-1.178 with atomic peers"},
     {"nvidia", "gpu", "", 1, kNoValues, "radix.items=24 radix.regs=64",
      "H200, 2026-11-26: u8 2^24 / 2^26 1.07x / 1.12x CUB 3.5 (the 4-byte keys' parameters)"},
     {"nvidia", "gpu", "", 1, kWithValues, "radix.items=32 radix.regs=0",
