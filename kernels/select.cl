@@ -78,10 +78,25 @@ kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_histog
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint stride = get_num_groups(0) * SELECT_TILE;
   for (uint base = get_group_id(0) * SELECT_TILE; base < n; base += stride) {
+#if SELECT_WG > 1
+    // Every load of the tile is issued before the first atomic: interleaved, NVIDIA's compiler waited for
+    // each load before its atomic (H100, 2^26 u32 keys: 0.138 ms, 1.9 TB/s; 0.107 ms loads first).
+    ukey_t k[SELECT_ITEMS];
+#pragma unroll
+    for (uint j = 0; j < SELECT_ITEMS; ++j) {
+      const uint i = base + j * SELECT_WG + get_local_id(0);
+      k[j] = i < n ? keys[i] : 0;
+    }
+#pragma unroll
+    for (uint j = 0; j < SELECT_ITEMS; ++j)
+      if (base + j * SELECT_WG + get_local_id(0) < n)
+        LOCAL_INC(&hist[select_digit(select_code(k[j], kind, descending), 0, 0)]);
+#else
     for (uint j = 0; j < SELECT_ITEMS; ++j) {
       const uint i = base + j * SELECT_WG + get_local_id(0);
       if (i < n) LOCAL_INC(&hist[select_digit(select_code(keys[i], kind, descending), 0, 0)]);
     }
+#endif
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   select_flush(hist, state, 0);

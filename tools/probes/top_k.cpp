@@ -46,7 +46,7 @@ struct Row {
 };
 
 template <class K>
-Row measure(clsort::Sorter& s, const std::vector<K>& keys, std::size_t k, int reps, bool host) {
+Row measure(clsort::Sorter& s, const std::vector<K>& keys, std::size_t k, int reps, bool host, bool profile) {
   const std::size_t n = keys.size();
   Row r;
   cl::Buffer input(s.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(K),
@@ -95,6 +95,22 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, std::size_t k, int re
       }
     }
   }
+  if (profile) {  // one more top_k on the profiling queue: its kernels' times, summed per name
+    s.top_k<K>(input, n, k, kout, iout).wait();
+    std::vector<std::pair<std::string, std::pair<double, int>>> kernels;
+    double span = 0;  // from the first command's start to the last one's end: the kernels and the gaps
+    for (const auto& kt : s.last_profile()) {
+      span = std::max(span, kt.start_ms + kt.ms);
+      auto it =
+          std::find_if(kernels.begin(), kernels.end(), [&](const auto& e) { return e.first == kt.name; });
+      if (it == kernels.end()) it = kernels.insert(kernels.end(), {kt.name, {0.0, 0}});
+      it->second.first += kt.ms;
+      it->second.second += 1;
+    }
+    std::printf("  one top_k, %.4f ms on the device:", span);
+    for (const auto& [name, t] : kernels) std::printf(" %s %.4f ms (%d)", name.c_str(), t.first, t.second);
+    std::printf("\n");
+  }
   if (!host)
     std::partial_sort(ref_index.begin(), ref_index.begin() + std::ptrdiff_t(k), ref_index.end(), before);
   s.queue().enqueueReadBuffer(kout, CL_TRUE, 0, k * sizeof(K), got_keys.data());
@@ -123,7 +139,7 @@ int main(int argc, char** argv) {
                "clsort_probe_top_k");
   std::vector<std::string> types{"u32"}, sizes{"2^20"}, ks{"16", "1024"};
   int reps = 5;
-  bool no_host = false;
+  bool no_host = false, profile = false;
   std::string device;
   app.add_option("--types", types, "key types, comma-separated")
       ->delimiter(',')
@@ -132,13 +148,15 @@ int main(int argc, char** argv) {
   app.add_option("--ks", ks, "k, comma-separated")->delimiter(',');
   app.add_flag("--no-host", no_host,
                "skip std::partial_sort and std::nth_element (large n on a GPU machine)");
+  app.add_flag("--profile", profile,
+               "time on a profiling queue; print the kernels of one top_k after each row");
   clsort_probe::add_reps_and_device(app, reps, device);
   CLI11_PARSE(app, argc, argv);
   try {
     const cl::Device dev = clsort_probe::open_and_print_device(device);
     std::printf("%-4s %-6s %6s %10s %10s %10s %8s %12s %12s %9s\n", "type", "n", "k", "top_k ms", "select ms",
                 "sort ms", "sort/top", "partial ms", "nth ms", "check");
-    clsort::Sorter sorter(dev);
+    clsort::Sorter sorter(dev, profile);
     bool all_ok = true;
     for (const auto& name : types)
       for (const auto& size : sizes) {
@@ -151,7 +169,7 @@ int main(int argc, char** argv) {
             using K = typename decltype(tag)::type;
             std::vector<K> keys(n);
             std::memcpy(keys.data(), bytes.data(), n * sizeof(K));
-            return measure<K>(sorter, keys, k, reps, !no_host);
+            return measure<K>(sorter, keys, k, reps, !no_host, profile);
           });
           all_ok = all_ok && r.ok;
           std::printf("%-4s %-6s %6zu %10.3f %10.3f %10.3f %7.1fx %12.3f %12.3f %9s\n", name.c_str(),
