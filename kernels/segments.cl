@@ -30,9 +30,6 @@ typedef ulong offset_t;
 #else
 typedef uint offset_t;
 #endif
-#ifndef SEG_SEQ_EACH
-#define SEG_SEQ_EACH 64  // segments per work-item of seg_sequential
-#endif
 #define SEG_SPAN (SEG_SLOTS / 2)  // source elements one work-group reads
 #define SEG_BIN (SEG_SLOTS / 4)   // the longest local segment, and the range of starts a bin takes
 #define SEG_NONE 0xFFFFu          // no segment / padding (slots and sources are below 32768)
@@ -108,16 +105,83 @@ INLINE uint seg_class(uint len) {  // ceil(log2(len)) for len >= 2
 INLINE bool seg_before(gkey_t a, gkey_t b, uint kind, uint descending) {
   return encode_key(a, kind, descending) < encode_key(b, kind, descending);
 }
+// Segments of at least SEG_SEQ_RADIX keys (0: none) take an LSD radix sort by the bytes of the code
+// instead of runs and merges: KEY_BITS / 8 passes, each a count and a stable scatter between the segment
+// and its span of `tmp`, all in the core's cache; a pass whose byte is the same for every key moves
+// nothing. The merges branch on every comparison, which random keys mispredict half the time.
+#ifndef SEG_SEQ_RADIX
+#define SEG_SEQ_RADIX 256
+#endif
+#if SEG_SEQ_RADIX
+INLINE void seg_radix(global gkey_t* keys, global gkey_t* tmp,
+#if VALUE_BYTES != 0
+                      global value_t* values, global value_t* vtmp,
+#endif
+                      uint len, uint kind, uint descending) {
+  uint count[256];
+  global gkey_t* from = keys;
+  global gkey_t* to = tmp;
+#if VALUE_BYTES != 0
+  global value_t* vfrom = values;
+  global value_t* vto = vtmp;
+#endif
+  for (uint shift = 0; shift < KEY_BITS; shift += 8) {
+    for (uint d = 0; d < 256; ++d) count[d] = 0;
+    for (uint i = 0; i < len; ++i) ++count[(uint)(encode_key(from[i], kind, descending) >> shift) & 0xFFu];
+    if (count[(uint)(encode_key(from[0], kind, descending) >> shift) & 0xFFu] == len) continue;
+    uint sum = 0;
+    for (uint d = 0; d < 256; ++d) {
+      const uint c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (uint i = 0; i < len; ++i) {
+      const gkey_t x = from[i];
+      const uint o = count[(uint)(encode_key(x, kind, descending) >> shift) & 0xFFu]++;
+      to[o] = x;
+#if VALUE_BYTES != 0
+      vto[o] = vfrom[i];
+#endif
+    }
+    global gkey_t* t = from;
+    from = to;
+    to = t;
+#if VALUE_BYTES != 0
+    global value_t* vt = vfrom;
+    vfrom = vto;
+    vto = vt;
+#endif
+  }
+  if (from != keys)
+    for (uint i = 0; i < len; ++i) {
+      keys[i] = from[i];
+#if VALUE_BYTES != 0
+      values[i] = vfrom[i];
+#endif
+    }
+}
+#endif
+
 kernel void seg_sequential(global gkey_t* keys,
 #if VALUE_BYTES != 0
                            global value_t* values, global value_t* vtmp,
 #endif
-                           global gkey_t* tmp, global const offset_t* off, uint num, uint seq, uint kind,
-                           uint descending) {
-  const uint s0 = get_global_id(0) * SEG_SEQ_EACH, s1 = min(num, s0 + SEG_SEQ_EACH);
+                           global gkey_t* tmp, global const offset_t* off, uint num, uint seq, uint each,
+                           uint kind, uint descending) {
+  const uint s0 = get_global_id(0) * each, s1 = min(num, s0 + each);
   for (uint s = s0; s < s1; ++s) {
   const uint a = (uint)off[s], len = (uint)(off[s + 1] - off[s]);
   if (len < 2 || len > seq) continue;
+#if SEG_SEQ_RADIX
+  if (len >= SEG_SEQ_RADIX) {
+    seg_radix(keys + a, tmp + a,
+#if VALUE_BYTES != 0
+              values + a, vtmp + a,
+#endif
+              len, kind, descending);
+    continue;
+  }
+#endif
   for (uint r = 0; r < len; r += SEG_RUN) {
     const uint e = min(len, r + SEG_RUN), m = e - r;
 #if VALUE_BYTES != 0

@@ -117,10 +117,11 @@ clsort::Sorter& small_sorter() {
   static clsort::Sorter* s = tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=0");
   return *s;
 }
-// Segments up to 64 keys sorted one work-item each (the CPU path), with merges of runs of 16; the same
-// programs as small_sorter's (`seq` is a kernel argument).
+// Segments up to 64 keys sorted one work-item each (the CPU path): runs of 16 and merges below 32 keys,
+// the radix passes (segments.seq_radix) from 32.
 clsort::Sorter& sequential_sorter() {
-  static clsort::Sorter* s = tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=64");
+  static clsort::Sorter* s =
+      tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=64,segments.seq_radix=32");
   return *s;
 }
 

@@ -24,10 +24,12 @@ struct SegmentsPlan {
   detail::ProgramSpec program;
   unsigned wg = 256, slots = 4096, span = 2048, bin = 1024;
   std::uint32_t huge = 1u << 20;
-  unsigned seq = 0;  // segments of 2 to seq keys: one work-item each (seg_sequential)
-  // seg_sequential's segments per work-item and work-items per group. CPU devices: 64 segments each, one
-  // work-item per group, a core's loop (PoCL, 2^20 keys in segments of 16: no faster with 8 or 64
-  // work-items per group or 1 to 256 segments each). Elsewhere a segment per work-item, 64 to a group.
+  unsigned seq = 0;        // segments of 2 to seq keys: one work-item each (seg_sequential)
+  unsigned seq_radix = 0;  // of those, from this length: by radix instead of merges (0: never)
+  // seg_sequential's segments per work-item (at most; the call gives each compute unit 8 work-items or
+  // more) and work-items per group. CPU devices: up to 64 segments each, one work-item per group, a core's
+  // loop (PoCL, 2^20 keys in segments of 16: no faster with 8 or 64 work-items per group or 1 to 256
+  // segments each). Elsewhere a segment per work-item, 64 to a group.
   unsigned seq_each = 1, seq_local = 64;
 };
 
@@ -42,6 +44,7 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
   p.bin = p.slots / 4;
   p.huge = t.segments.huge;
   p.seq = t.segments.seq;
+  p.seq_radix = t.segments.seq_radix;
   if (s.facts.type == "cpu") {
     p.seq_each = 64;
     p.seq_local = 1;
@@ -49,7 +52,7 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
   p.program.files = {"segments.cl"};
   p.program.defines = detail::width_defines(in);
   p.program.defines.set("SEG_WG", p.wg).set("SEG_SLOTS", p.slots).set("SEG_OFFSET_64", offset_bytes == 8);
-  p.program.defines.set("SEG_SEQ_EACH", p.seq_each);
+  p.program.defines.set("SEG_SEQ_RADIX", p.seq_radix);
   return p;
 }
 
@@ -190,8 +193,9 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     ckeys = run.scratch(detail::kSegKeys, std::size_t(compact) * kb);
     if (values) cvalues = run.scratch(detail::kSegValues, std::size_t(compact) * value_bytes);
   }
-  cl::Buffer stmp, svtmp;  // seg_sequential's merges: as many positions as the keys (at most `limit`)
-  if (plan.seq > 16) {
+  // seg_sequential's merges and radix passes: as many positions as the keys (at most `limit`)
+  cl::Buffer stmp, svtmp;
+  if (plan.seq > 16 || (plan.seq_radix >= 2 && plan.seq >= plan.seq_radix)) {
     stmp = run.scratch(detail::kSegSeqKeys, std::size_t(last) * kb);
     if (values) svtmp = run.scratch(detail::kSegSeqValues, std::size_t(last) * value_bytes);
   } else if (plan.seq >= 2) {
@@ -210,11 +214,14 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     sorts.write(table, s.segment_chunks.data(), s.segment_chunks.size() * 4, "seg_chunks");
   }
   if (plan.seq >= 2) {
+    // Few long segments (2^24 keys in segments of 16384: 1024) would leave cores idle at 64 a work-item.
+    const std::size_t spread = std::size_t(s.facts.compute_units) * 8;
+    const cl_uint each = cl_uint(std::clamp<std::size_t>(num / spread, 1, plan.seq_each));
     if (values)
-      detail::set_args(sequential, keys, *values, svtmp, stmp, offsets, cl_uint(num), seq, kind, desc);
+      detail::set_args(sequential, keys, *values, svtmp, stmp, offsets, cl_uint(num), seq, each, kind, desc);
     else
-      detail::set_args(sequential, keys, stmp, offsets, cl_uint(num), seq, kind, desc);
-    sorts.launch(sequential, (num + plan.seq_each - 1) / plan.seq_each, plan.seq_local, "seg_sequential");
+      detail::set_args(sequential, keys, stmp, offsets, cl_uint(num), seq, each, kind, desc);
+    sorts.launch(sequential, (num + each - 1) / each, plan.seq_local, "seg_sequential");
   }
   if (nbins) {
     detail::set_args(bins, offsets, cl_uint(num), state, bin_first, cl_uint(nbins));

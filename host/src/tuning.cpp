@@ -36,11 +36,11 @@ const Row k_table[] = {
     {"", "cpu", "", 0, kAnyValues,
      "radix.cpu=1 radix.groups=32 radix.wg=64 radix.items=15 bitonic.wg=64 bitonic.tile=8192 selection.wg=64"
      " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512"
-     " select.wg=1 select.items=4096 select.groups=4 segments.wg=16 segments.huge=2048 segments.seq=2048",
+     " select.wg=1 select.items=4096 select.groups=4 segments.wg=16 segments.huge=2048 segments.seq=65536",
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 2^20 11.5x std::sort; the same best parameters on Intel's CPU "
-     "runtime 2026.2 (2026-11-25); segments: PoCL 2026-11-26, 2^20 keys (tools/probes/segments.cpp), seq and "
-     "huge 2048: segments of 2048 / 4096 keys 2.0x / 3.5x std::sort, against 0.6x / 0.24x through the "
-     "chunks"},
+     "runtime 2026.2 (2026-11-25); segments: PoCL 2026-11-26, 2^22 u32 keys (tools/probes/segments.cpp), "
+     "every segment up to 65536 keys one work-item each, by radix from 256 keys: segments of 2048 / 4096 / "
+     "16384 keys 19-24 / 16-22 / 15-21 ms against 47-52 (merges) / 60-93 / 43-65 (whole-device sorts)"},
     // GPUs without a row of their own: the multisplit ranking and Onesweep (after its self-test), with
     // tiles of 256 x 16 (fit_to_device shrinks them to the device's local memory); the ranking's
     // sub-group primitives are the best the device reports.
@@ -145,7 +145,8 @@ const Param k_params[] = {
     CLSORT_PARAM("segments.wg", segments.wg, 1, 4096, Check::pow2, ""),
     CLSORT_PARAM("segments.slots", segments.slots, 16, 32768, Check::pow2, ""),
     CLSORT_PARAM("segments.huge", segments.huge, 1024, 1u << 24, Check::range, ""),
-    CLSORT_PARAM("segments.seq", segments.seq, 0, 8192, Check::range, "off"),
+    CLSORT_PARAM("segments.seq", segments.seq, 0, 65536, Check::range, "off"),
+    CLSORT_PARAM("segments.seq_radix", segments.seq_radix, 0, 65536, Check::range, "off"),
     CLSORT_PARAM("auto.small_n", automatic.small_n, 0, ~0ull, Check::range, ""),
     CLSORT_PARAM("host.chunk", host.chunk, 256, 1u << 30, Check::zero_or_range, "off"),
     CLSORT_PARAM("host.min", host.min, 0, ~0ull, Check::range, ""),

@@ -105,6 +105,8 @@ struct SegmentsPolicy {
   unsigned slots = 4096;     // local-memory slots per work-group: segments up to slots / 4 keys sort there
   unsigned huge = 1u << 20;  // longer segments: one whole-device sort each; up to it, chunks and merges
   unsigned seq = 0;  // segments up to this long: one work-item each, sequentially (CPU devices); 0: none
+  // those of them at least this long: an LSD radix sort by bytes instead of runs and merges; 0: merges only
+  unsigned seq_radix = 256;
 };
 struct AutoPolicy {
   std::size_t small_n = 2048;  // up to this n, one work-group's bitonic sort; radix above

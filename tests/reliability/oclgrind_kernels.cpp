@@ -187,11 +187,11 @@ const Config kConfigs[] = {
      {40, 300},
      1,
      Mode::segments},
-    // The CPU path: segments up to 64 keys sorted one work-item each (runs of 16 merged through the
-    // scratch), the rest in tiles of 256 slots.
+    // The CPU path: segments up to 64 keys sorted one work-item each (below 32 keys runs of 16 merged
+    // through the scratch, from 32 the radix passes), the rest in tiles of 256 slots.
     {"segments_seq",
      Algorithm::automatic,
-     "segments.wg=4 segments.slots=256 segments.seq=64 segments.huge=1024",
+     "segments.wg=4 segments.slots=256 segments.seq=64 segments.seq_radix=32 segments.huge=1024",
      {40, 300},
      1,
      Mode::segments},
