@@ -105,6 +105,37 @@ INLINE uint seg_class(uint len) {  // ceil(log2(len)) for len >= 2
 INLINE bool seg_before(gkey_t a, gkey_t b, uint kind, uint descending) {
   return encode_key(a, kind, descending) < encode_key(b, kind, descending);
 }
+// seg_sequential's merges and seg_radix's passes go back and forth between a segment and its span of a
+// scratch through `from` and `to` (`vfrom` and `vto` for values): SEG_SWAP turns them round after a pass,
+// SEG_COPY_BACK copies the segment home from the scratch if the last pass left it there.
+#if VALUE_BYTES != 0
+#define SEG_SWAP()                 \
+  do {                             \
+    global gkey_t* t = from;       \
+    from = to;                     \
+    to = t;                        \
+    global value_t* vt = vfrom;    \
+    vfrom = vto;                   \
+    vto = vt;                      \
+  } while (0)
+#define SEG_COPY_BACK(k, v)                \
+  if (from != (k))                         \
+    for (uint i = 0; i < len; ++i) {       \
+      (k)[i] = from[i];                    \
+      (v)[i] = vfrom[i];                   \
+    }
+#else
+#define SEG_SWAP()           \
+  do {                       \
+    global gkey_t* t = from; \
+    from = to;               \
+    to = t;                  \
+  } while (0)
+#define SEG_COPY_BACK(k, v)          \
+  if (from != (k))                   \
+    for (uint i = 0; i < len; ++i) (k)[i] = from[i]
+#endif
+
 // Segments of at least SEG_SEQ_RADIX keys (0: none) take an LSD radix sort by the bytes of the code
 // instead of runs and merges: KEY_BITS / 8 passes, each a count and a stable scatter between the segment
 // and its span of `tmp`, all in the core's cache; a pass whose byte is the same for every key moves
@@ -143,22 +174,9 @@ INLINE void seg_radix(global gkey_t* keys, global gkey_t* tmp,
       vto[o] = vfrom[i];
 #endif
     }
-    global gkey_t* t = from;
-    from = to;
-    to = t;
-#if VALUE_BYTES != 0
-    global value_t* vt = vfrom;
-    vfrom = vto;
-    vto = vt;
-#endif
+    SEG_SWAP();
   }
-  if (from != keys)
-    for (uint i = 0; i < len; ++i) {
-      keys[i] = from[i];
-#if VALUE_BYTES != 0
-      values[i] = vfrom[i];
-#endif
-    }
+  SEG_COPY_BACK(keys, values);
 }
 #endif
 
@@ -269,22 +287,9 @@ kernel void seg_sequential(global gkey_t* keys,
 #endif
       }
     }
-    global gkey_t* t = from;
-    from = to;
-    to = t;
-#if VALUE_BYTES != 0
-    global value_t* vt = vfrom;
-    vfrom = vto;
-    vto = vt;
-#endif
+    SEG_SWAP();
   }
-  if (from != keys + a)
-    for (uint i = 0; i < len; ++i) {
-      keys[a + i] = from[i];
-#if VALUE_BYTES != 0
-      values[a + i] = vfrom[i];
-#endif
-    }
+  SEG_COPY_BACK(keys + a, values + a);
   }
 }
 
