@@ -8,6 +8,14 @@
 // level (written by the launches before it) and writes those of the next, so no work-group depends on
 // another of the same launch, and the host reads nothing back between levels. Candidates are input
 // indices; the key is re-read through the index (later levels hold few candidates).
+//
+// A guess spares level 0 a pass over every key. select_clear samples SELECT_SAMPLE evenly spaced keys and
+// picks the top byte g at which the sample holds comfortably more than its share of `need`; the histogram
+// pass then keeps the indices of the keys whose top byte is at most g (the candidates) and counts only
+// those. Where they number at least `need`, they hold every key up to the boundary, and level 0 works on
+// them alone. Where the sample misled, a second histogram pass counts every key and level 0 reads them
+// all, as without a guess. No guess is taken where it would keep more than 1/SELECT_GUESS_SHARE of the
+// sample (large k, few distinct keys): collecting that many would cost more than the pass it saves.
 
 #ifndef SELECT_WG
 #define SELECT_WG 256
@@ -15,6 +23,11 @@
 #ifndef SELECT_ITEMS
 #define SELECT_ITEMS 8  // elements per work-item per tile
 #endif
+#ifndef SELECT_SAMPLE
+#define SELECT_SAMPLE 4096  // keys sampled for the guess; 0: no guess
+#endif
+#define SELECT_MARGIN 8       // sampled keys the guess keeps beyond its expected share of `need`
+#define SELECT_GUESS_SHARE 8  // no guess that would keep more than 1/8 of the sample
 #define SELECT_TILE (SELECT_WG * SELECT_ITEMS)
 #define SELECT_RADIX 256
 #define SELECT_CODE_LEVELS (KEY_BITS / 8)
@@ -23,11 +36,15 @@
 // State words; select_clear sets them before the first level.
 #define STATE_OUT 0     // elements written to the output so far
 #define STATE_RESULT 1  // select: the input index of the element at the requested position
+#define STATE_GUESS 2   // 1: the histogram pass collects the guess's candidates
+#define STATE_GUESS_BUCKET 3
+#define STATE_GUESS_COUNT 4  // candidates collected
 #define STATE_COUNT(L) (16 + (L))
 #define STATE_NEED(L) (32 + (L))
 #define STATE_DONE(L) (48 + (L))
 #define STATE_HIST(L) (64 + (L)*SELECT_RADIX)
-#define STATE_WORDS STATE_HIST(SELECT_LEVELS + 1)
+#define STATE_GUESS_HIST STATE_HIST(SELECT_LEVELS + 1)  // the candidates' top bytes
+#define STATE_WORDS STATE_HIST(SELECT_LEVELS + 2)
 
 // With one work-item per group (the CPU shape) local counters need no atomics.
 #if SELECT_WG == 1
@@ -53,28 +70,108 @@ INLINE uint select_digit(ukey_t code, uint index, uint level) {
   return (index >> (24 - 8 * (level - SELECT_CODE_LEVELS))) & 0xFFu;
 }
 
-kernel void select_clear(global uint* state, uint n, uint need) {
-  const uint i = get_global_id(0);
-  if (i < STATE_WORDS) state[i] = i == STATE_COUNT(0) ? n : i == STATE_NEED(0) ? need : 0u;
-}
-
-// Adds this group's local counts to the global histogram of `level`.
-INLINE void select_flush(local uint* hist, global uint* state, uint level) {
+// Adds this group's local counts to the global histogram at state[at].
+INLINE void select_flush(local uint* hist, global uint* state, uint at) {
   for (uint d = get_local_id(0); d < SELECT_RADIX; d += SELECT_WG)
-    if (hist[d]) atomic_add(&state[STATE_HIST(level) + d], hist[d]);
+    if (hist[d]) atomic_add(&state[at + d], hist[d]);
 }
 
 INLINE void select_zero(local uint* hist) {
   for (uint d = get_local_id(0); d < SELECT_RADIX; d += SELECT_WG) hist[d] = 0;
 }
 
-// The histogram of level 0: the top byte of every key's code.
-kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_histogram(global const ukey_t* keys,
-                                                                                    global uint* state,
-                                                                                    uint n, uint kind,
-                                                                                    uint descending) {
-  local uint hist[SELECT_RADIX];
+// By the whole group, after a barrier: hist's exclusive scan in place, and *found = the first digit whose
+// inclusive sum reaches `reach` (SELECT_RADIX where none does); ends with a barrier. In parallel: one
+// work-item walking the 256 counts held every level's groups about 5 us on an H100.
+INLINE void select_scan(local uint* hist, local uint* part, local uint* found, uint reach) {
+#if SELECT_WG == 1
+  uint sum = 0;
+  *found = SELECT_RADIX;
+  for (uint d = 0; d < SELECT_RADIX; ++d) {
+    const uint h = hist[d];
+    hist[d] = sum;
+    if (sum < reach && reach <= sum + h) *found = d;
+    sum += h;
+  }
+#else
+  const uint lid = get_local_id(0);
+  const uint per = (SELECT_RADIX + SELECT_WG - 1) / SELECT_WG;
+  const uint lo = min(lid * per, (uint)SELECT_RADIX), hi = min(lo + per, (uint)SELECT_RADIX);
+  uint sum = 0;
+  for (uint d = lo; d < hi; ++d) sum += hist[d];
+  part[lid] = sum;
+  if (lid == 0) *found = SELECT_RADIX;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint off = 1; off < SELECT_WG; off <<= 1) {
+    const uint v = lid >= off ? part[lid - off] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    part[lid] += v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  uint run = part[lid] - sum;
+  for (uint d = lo; d < hi; ++d) {
+    const uint h = hist[d];
+    hist[d] = run;
+    if (run < reach && reach <= run + h) *found = d;  // one digit only: the inclusive sums never fall
+    run += h;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+}
+
+// One group: sets the state words, and guesses level 0's bucket from the sample.
+kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_clear(global const ukey_t* keys,
+                                                                                global uint* state, uint n,
+                                                                                uint need, uint kind,
+                                                                                uint descending) {
+  local uint hist[SELECT_RADIX], part[SELECT_WG], found;
+  for (uint i = get_local_id(0); i < STATE_WORDS; i += SELECT_WG)
+    if (i != STATE_GUESS && i != STATE_GUESS_BUCKET)
+      state[i] = i == STATE_COUNT(0) ? n : i == STATE_NEED(0) ? need : 0u;
+  uint guess = 0, bucket = 0;
+#if SELECT_SAMPLE > 0
   select_zero(hist);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint m = min((uint)SELECT_SAMPLE, n), stride = n / m;  // n >= need >= 1
+  // 16 loads in flight per work-item before the first atomic: one at a time, the sample took 21 us of
+  // an H100 (4096 keys, 256 work-items), longer than three levels together.
+  for (uint first = 0; first < m; first += 16 * SELECT_WG) {
+    ukey_t k[16];
+#pragma unroll
+    for (uint j = 0; j < 16; ++j) {
+      const uint i = first + j * SELECT_WG + get_local_id(0);
+      k[j] = i < m ? keys[i * stride] : 0;
+    }
+#pragma unroll
+    for (uint j = 0; j < 16; ++j)
+      if (first + j * SELECT_WG + get_local_id(0) < m)
+        LOCAL_INC(&hist[select_digit(select_code(k[j], kind, descending), 0, 0)]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  select_scan(hist, part, &found, (uint)((ulong)need * m / n) + 1 + SELECT_MARGIN);
+  bucket = found;
+  if (bucket < SELECT_RADIX)
+    guess = (bucket + 1 < SELECT_RADIX ? hist[bucket + 1] : m) * SELECT_GUESS_SHARE <= m;
+#endif
+  if (get_local_id(0) == 0) {
+    state[STATE_GUESS] = guess;
+    state[STATE_GUESS_BUCKET] = bucket;
+  }
+}
+
+// Level 0's histogram. Pass 0: of the guess's candidates, whose indices it collects into cand, or of every
+// key where there is no guess. Pass 1: of every key, only where the guess collected too few.
+kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_histogram(
+    global const ukey_t* keys, global uint* cand, global uint* state, uint n, uint kind, uint descending,
+    uint pass) {
+  local uint hist[SELECT_RADIX], counter, at;
+  const uint lid = get_local_id(0);
+  const uint guess = state[STATE_GUESS];
+  if (pass == 1 && !(guess && state[STATE_GUESS_COUNT] < state[STATE_NEED(0)])) return;
+  const bool collect = pass == 0 && guess;
+  const uint top = collect ? state[STATE_GUESS_BUCKET] : SELECT_RADIX - 1;
+  select_zero(hist);
+  if (lid == 0) counter = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint stride = get_num_groups(0) * SELECT_TILE;
   for (uint base = get_group_id(0) * SELECT_TILE; base < n; base += stride) {
@@ -82,59 +179,85 @@ kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_histog
     // Every load of the tile is issued before the first atomic: interleaved, NVIDIA's compiler waited for
     // each load before its atomic (H100, 2^26 u32 keys: 0.138 ms, 1.9 TB/s; 0.107 ms loads first).
     ukey_t k[SELECT_ITEMS];
+    uint slot[SELECT_ITEMS];
 #pragma unroll
     for (uint j = 0; j < SELECT_ITEMS; ++j) {
-      const uint i = base + j * SELECT_WG + get_local_id(0);
+      const uint i = base + j * SELECT_WG + lid;
       k[j] = i < n ? keys[i] : 0;
     }
 #pragma unroll
-    for (uint j = 0; j < SELECT_ITEMS; ++j)
-      if (base + j * SELECT_WG + get_local_id(0) < n)
-        LOCAL_INC(&hist[select_digit(select_code(k[j], kind, descending), 0, 0)]);
-#else
     for (uint j = 0; j < SELECT_ITEMS; ++j) {
-      const uint i = base + j * SELECT_WG + get_local_id(0);
-      if (i < n) LOCAL_INC(&hist[select_digit(select_code(keys[i], kind, descending), 0, 0)]);
+      const uint d = select_digit(select_code(k[j], kind, descending), 0, 0);
+      slot[j] = ~0u;
+      if (base + j * SELECT_WG + lid < n && d <= top) {
+        LOCAL_INC(&hist[d]);
+        if (collect) slot[j] = LOCAL_INC(&counter);
+      }
+    }
+    // The candidates' places, one global atomic per tile. The barriers stand outside `if (collect)`,
+    // though it is uniform: PoCL 3.1 miscompiled them inside it with groups of several work-items (wrong
+    // candidates, then a crash in select_level; Oclgrind and Intel's runtime ran it correctly).
+    {
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (lid == 0) {
+        at = counter ? atomic_add(&state[STATE_GUESS_COUNT], counter) : 0;
+        counter = 0;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+      for (uint j = 0; j < SELECT_ITEMS; ++j)
+        if (slot[j] != ~0u) cand[at + slot[j]] = base + j * SELECT_WG + lid;
+    }
+#else
+    uint kept[SELECT_ITEMS], count = 0;
+    for (uint j = 0; j < SELECT_ITEMS; ++j) {
+      const uint i = base + j + lid;
+      if (i >= n) break;
+      const uint d = select_digit(select_code(keys[i], kind, descending), 0, 0);
+      if (d <= top) {
+        LOCAL_INC(&hist[d]);
+        kept[count] = i;
+        count += collect;
+      }
+    }
+    if (collect && count) {
+      const uint first = atomic_add(&state[STATE_GUESS_COUNT], count);
+      for (uint j = 0; j < count; ++j) cand[first + j] = kept[j];
     }
 #endif
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  select_flush(hist, state, 0);
+  select_flush(hist, state, collect ? STATE_GUESS_HIST : STATE_HIST(0));
 }
 
 // One level: finds the byte value b whose bucket holds the boundary, then sends the candidates below b to
 // the output (top_k), keeps those at b as the next level's candidates (with their next byte counted), and
 // drops those above. Where bucket b holds exactly what is still needed (top_k) or one element (select),
-// the selection ends here. Level 0 reads the keys themselves, later levels the candidates' indices.
+// the selection ends here. Level 0 reads the guess's candidates, or every key where the guess failed or
+// was not taken; later levels the candidates' indices.
 kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_level(
     global const ukey_t* keys, global const uint* cand_in, global uint* cand_out, global uint* out,
     global uint* state, uint level, uint kind, uint descending, uint select_mode, uint out_size) {
   local uint hist[SELECT_RADIX];  // this level's histogram, then its exclusive scan
   local uint next[SELECT_RADIX];  // the next level's counts of this group's candidates
-  local uint bucket, counters[2], bases[2];
+  local uint part[SELECT_WG], bucket, counters[2], bases[2];
   const uint lid = get_local_id(0);
   if (state[STATE_DONE(level)]) {
     if (get_group_id(0) == 0 && lid == 0) state[STATE_DONE(level + 1)] = 1;
     return;
   }
-  const uint need = state[STATE_NEED(level)], count = state[STATE_COUNT(level)];
-
+  const uint need = state[STATE_NEED(level)];
+  const bool guessed = level == 0 && state[STATE_GUESS] && state[STATE_GUESS_COUNT] >= need;
+  const uint count = guessed ? state[STATE_GUESS_COUNT] : state[STATE_COUNT(level)];
+  const uint from = guessed ? STATE_GUESS_HIST : STATE_HIST(level);
+  const bool direct = level == 0 && !guessed;
   for (uint d = lid; d < SELECT_RADIX; d += SELECT_WG) {
-    hist[d] = state[STATE_HIST(level) + d];
+    hist[d] = state[from + d];
     next[d] = 0;
   }
+  if (lid == 0) counters[0] = counters[1] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lid == 0) {  // 256 additions: cheaper than the barriers of a parallel scan at these launch sizes
-    uint sum = 0;
-    for (uint d = 0; d < SELECT_RADIX; ++d) {
-      const uint h = hist[d];
-      hist[d] = sum;
-      if (sum < need && need <= sum + h) bucket = d;
-      sum += h;
-    }
-    counters[0] = counters[1] = 0;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
+  select_scan(hist, part, &bucket, need);
   const uint b = bucket;
   const uint below = hist[b];
   const uint in_bucket = (b + 1 < SELECT_RADIX ? hist[b + 1] : count) - below;
@@ -150,7 +273,8 @@ kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_level(
     // Only the elements kept (output or next level) are stored, most are dropped: their input index and
     // their slot among the group's, the top bit set for the next level.
     uint kept_index[SELECT_ITEMS], kept_slot[SELECT_ITEMS], kept = 0;
-    // Level 0 reads the keys in order (its loop vectorizes on CPU devices), later levels through indices.
+    // Level 0 without a guess reads the keys in order (its loop vectorizes on CPU devices), the others
+    // through indices.
 #define SELECT_CLASSIFY(INDEX)                                                \
   for (uint j = 0; j < SELECT_ITEMS; ++j) {                                   \
     const uint i = base + j * SELECT_WG + lid;                                \
@@ -169,7 +293,7 @@ kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_level(
       ++kept;                                                                 \
     }                                                                         \
   }
-    if (level == 0) {
+    if (direct) {
       SELECT_CLASSIFY(i)
     } else {
       SELECT_CLASSIFY(cand_in[i])
@@ -193,7 +317,7 @@ kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_level(
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (!finish) select_flush(next, state, level + 1);
+  if (!finish) select_flush(next, state, STATE_HIST(level + 1));
 }
 
 // The selected elements as sort keys. 4-byte keys: (code << 32 | index), unique, so one sort of these

@@ -132,7 +132,7 @@ TEST_CASE("top_k under other select shapes") {
   const bool cpu_row = plan_value(base, "select.wg") == 1;
   for (const char* tuning :
        {cpu_row ? "select.wg=256 select.items=8 select.groups=8" : "select.wg=1 select.items=64",
-        "select.wg=16 select.items=3 select.groups=2"}) {
+        "select.wg=16 select.items=3 select.groups=2", "select.sample=0"}) {
     CAPTURE(std::string(tuning));
     clsort::Sorter s(cl::CommandQueue(base.context(), base.device()));
     s.tune(tuning);
@@ -141,6 +141,40 @@ TEST_CASE("top_k under other select shapes") {
     top_k_matrix<std::int64_t>(s, 5000);
     top_k_matrix<double>(s, 5000);
   }
+}
+
+// The sample that guesses level 0's bucket (kernels/select.cl) reads every (n / 4096)-th key. Here one in
+// 16 of those is tiny, every other sampled key huge and every key the sample skips in between, so the
+// guess keeps the tiny keys alone: fewer than k. The second histogram pass must count every key. Descending,
+// the sample sees mostly huge keys and takes no guess.
+template <class K>
+void misleading_sample_case(clsort::Sorter& s) {
+  using U = Bits<K>;
+  const U top = U(U(1) << (8 * sizeof(K) - 8));
+  const std::size_t n = std::size_t(1) << 20, stride = n / 4096;
+  std::vector<K> input(n);
+  std::mt19937_64 rng(seed_for(clsort::key_type_of<K>::value, 77, n));
+  for (std::size_t i = 0; i < n; ++i) {
+    const U low = U(rng() % top);
+    const U high = i % stride ? U(0x80) : i % (16 * stride) ? U(0xFF) : U(0);
+    input[i] = from_bits<K>(U(high * top + low));
+  }
+  for (Order order : both_orders()) {
+    const std::vector<std::uint32_t> ref = reference_argsort(input, order);
+    for (std::size_t k : {std::size_t(300), std::size_t(1024)}) {
+      CAPTURE(clsort::to_string(order));
+      CAPTURE(k);
+      const clsort::TopK<K> got = s.top_k(input, k, {order});
+      const std::string error = check_top_k(input, ref, k, got.keys, got.indices);
+      CHECK_MESSAGE(error.empty(), error);
+      CHECK(same_bits(s.select(input, k, {order}), input[ref[k]]));
+    }
+  }
+}
+
+TEST_CASE("top_k and select where the sample misleads") {
+  misleading_sample_case<std::uint32_t>(shared_sorter());
+  misleading_sample_case<std::uint64_t>(shared_sorter());
 }
 
 TEST_CASE("top_k ties: lower input index first, NaNs of every payload tie") {

@@ -134,6 +134,7 @@ const Param k_params[] = {
     CLSORT_PARAM("select.wg", select.wg, 1, 4096, Check::pow2, ""),
     CLSORT_PARAM("select.items", select.items, 1, 4096, Check::range, ""),
     CLSORT_PARAM("select.groups", select.groups, 1, 1024, Check::range, ""),
+    CLSORT_PARAM("select.sample", select.sample, 0, 65536, Check::range, ""),
     CLSORT_PARAM("merge.wg", merge.wg, 1, 4096, Check::pow2, ""),
     CLSORT_PARAM("merge.items", merge.items, 1, 32, Check::range, ""),
     CLSORT_PARAM("merge.cpu", merge.cpu, 0, 1, Check::range, ""),

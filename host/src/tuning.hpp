@@ -79,9 +79,10 @@ struct SelectionPolicy {
 };
 /// Radix selection (top_k, select; kernels/select.cl).
 struct SelectPolicy {
-  unsigned wg = 256;    // work-items per group; 1: the CPU shape (no local atomics, barriers are no-ops)
-  unsigned items = 8;   // elements per work-item per tile
-  unsigned groups = 8;  // work-groups per compute unit, each looping over tiles
+  unsigned wg = 256;       // work-items per group; 1: the CPU shape (no local atomics, barriers are no-ops)
+  unsigned items = 8;      // elements per work-item per tile
+  unsigned groups = 8;     // work-groups per compute unit, each looping over tiles
+  unsigned sample = 4096;  // keys sampled to guess level 0's bucket (kernels/select.cl); 0: no guess
 };
 struct MergePolicy {
   unsigned wg = 256;

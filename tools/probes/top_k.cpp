@@ -109,6 +109,9 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, std::size_t k, int re
     }
     std::printf("  one top_k, %.4f ms on the device:", span);
     for (const auto& [name, t] : kernels) std::printf(" %s %.4f ms (%d)", name.c_str(), t.first, t.second);
+    std::printf("\n  each, in order (ms, start):");
+    for (const auto& kt : s.last_profile())
+      std::printf(" %s %.4f @%.4f", kt.name.c_str(), kt.ms, kt.start_ms);
     std::printf("\n");
   }
   if (!host)
