@@ -30,10 +30,10 @@ typedef ulong offset_t;
 #else
 typedef uint offset_t;
 #endif
-#define SEG_SPAN (SEG_SLOTS / 2)  // source elements one work-group reads
-#define SEG_BIN (SEG_SLOTS / 4)   // the longest local segment, and the range of starts a bin takes
-#define SEG_NONE 0xFFFFu          // no segment / padding (slots and sources are below 32768)
-#define SEG_CLASSES 16            // P = 2^c for c in [1, 15]
+#define SEG_SPAN (SEG_SLOTS / 2)     // source elements one work-group reads
+#define SEG_BIN (SEG_SLOTS / 4)      // the longest local segment, and the range of starts a bin takes
+#define SEG_NONE 0xFFFFu             // no segment / padding (slots and sources are below 32768)
+#define SEG_CLASSES 16               // P = 2^c for c in [1, 15]
 #define SEG_TABLE (SEG_BIN / 2 + 1)  // local segments per bin: each holds >= 2 keys and starts in the bin
 
 // State words (seg_clear, seg_classify), then the list of large segments; the host reads them back.
@@ -41,7 +41,8 @@ typedef uint offset_t;
 #define ST_LARGE 1  // segments longer than SEG_BIN and seq, listed as (start, length) after the state words
 #define ST_FIRST 2  // offsets[0]
 #define ST_LAST 3   // offsets[num]
-#define ST_WORDS 4
+#define ST_LOCAL 4  // 1: some segment is for the bins of seg_local (seq < length <= SEG_BIN)
+#define ST_WORDS 6  // the large segments' list starts 8-byte aligned
 
 kernel void seg_clear(global uint* state) {
   const uint i = get_global_id(0);
@@ -53,23 +54,30 @@ kernel void seg_clear(global uint* state) {
 kernel void seg_classify(global const offset_t* off, uint num, ulong limit, uint seq, global uint* state,
                          uint large_cap) {
   global uint* large = state + ST_WORDS;  // after the state words: the host reads both at once
+  local uint any_local;  // a segment for the bins: one global atomic per group, not per segment
   const uint i = get_global_id(0);
-  if (i >= num) return;
-  const ulong a = off[i], b = off[i + 1];
-  if (i == 0) state[ST_FIRST] = (uint)min(a, (ulong)0xFFFFFFFFu);
-  if (i == num - 1) state[ST_LAST] = (uint)min(b, (ulong)0xFFFFFFFFu);
-  if (b < a || b > limit || (i == 0 && a > limit)) {
-    atomic_min(&state[ST_BAD], i);
-    return;
-  }
-  const uint len = (uint)(b - a);
-  if (len > SEG_BIN && len > seq) {
-    const uint k = atomic_inc(&state[ST_LARGE]);
-    if (k < large_cap) {
-      large[2 * k] = (uint)a;
-      large[2 * k + 1] = len;
+  if (get_local_id(0) == 0) any_local = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (i < num) {
+    const ulong a = off[i], b = off[i + 1];
+    if (i == 0) state[ST_FIRST] = (uint)min(a, (ulong)0xFFFFFFFFu);
+    if (i == num - 1) state[ST_LAST] = (uint)min(b, (ulong)0xFFFFFFFFu);
+    if (b < a || b > limit || (i == 0 && a > limit)) {
+      atomic_min(&state[ST_BAD], i);
+    } else {
+      const uint len = (uint)(b - a);
+      if (len > seq && len >= 2 && len <= SEG_BIN) atomic_or(&any_local, 1u);
+      if (len > SEG_BIN && len > seq) {
+        const uint k = atomic_inc(&state[ST_LARGE]);
+        if (k < large_cap) {
+          large[2 * k] = (uint)a;
+          large[2 * k + 1] = len;
+        }
+      }
     }
   }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0 && any_local) atomic_or(&state[ST_LOCAL], 1u);
 }
 
 // The first i in [0, num) with off[i] >= x, or num.
@@ -109,20 +117,20 @@ INLINE bool seg_before(gkey_t a, gkey_t b, uint kind, uint descending) {
 // scratch through `from` and `to` (`vfrom` and `vto` for values): SEG_SWAP turns them round after a pass,
 // SEG_COPY_BACK copies the segment home from the scratch if the last pass left it there.
 #if VALUE_BYTES != 0
-#define SEG_SWAP()                 \
-  do {                             \
-    global gkey_t* t = from;       \
-    from = to;                     \
-    to = t;                        \
-    global value_t* vt = vfrom;    \
-    vfrom = vto;                   \
-    vto = vt;                      \
+#define SEG_SWAP()              \
+  do {                          \
+    global gkey_t* t = from;    \
+    from = to;                  \
+    to = t;                     \
+    global value_t* vt = vfrom; \
+    vfrom = vto;                \
+    vto = vt;                   \
   } while (0)
-#define SEG_COPY_BACK(k, v)                \
-  if (from != (k))                         \
-    for (uint i = 0; i < len; ++i) {       \
-      (k)[i] = from[i];                    \
-      (v)[i] = vfrom[i];                   \
+#define SEG_COPY_BACK(k, v)          \
+  if (from != (k))                   \
+    for (uint i = 0; i < len; ++i) { \
+      (k)[i] = from[i];              \
+      (v)[i] = vfrom[i];             \
     }
 #else
 #define SEG_SWAP()           \
@@ -131,8 +139,8 @@ INLINE bool seg_before(gkey_t a, gkey_t b, uint kind, uint descending) {
     from = to;               \
     to = t;                  \
   } while (0)
-#define SEG_COPY_BACK(k, v)          \
-  if (from != (k))                   \
+#define SEG_COPY_BACK(k, v) \
+  if (from != (k))          \
     for (uint i = 0; i < len; ++i) (k)[i] = from[i]
 #endif
 
@@ -188,128 +196,143 @@ kernel void seg_sequential(global gkey_t* keys,
                            uint kind, uint descending) {
   const uint s0 = get_global_id(0) * each, s1 = min(num, s0 + each);
   for (uint s = s0; s < s1; ++s) {
-  const uint a = (uint)off[s], len = (uint)(off[s + 1] - off[s]);
-  if (len < 2 || len > seq) continue;
+    const uint a = (uint)off[s], len = (uint)(off[s + 1] - off[s]);
+    if (len < 2 || len > seq) continue;
 #if SEG_SEQ_RADIX
-  if (len >= SEG_SEQ_RADIX) {
-    seg_radix(keys + a, tmp + a,
+    if (len >= SEG_SEQ_RADIX) {
+      seg_radix(keys + a, tmp + a,
 #if VALUE_BYTES != 0
-              values + a, vtmp + a,
+                values + a, vtmp + a,
 #endif
-              len, kind, descending);
-    continue;
-  }
-#endif
-  for (uint r = 0; r < len; r += SEG_RUN) {
-    const uint e = min(len, r + SEG_RUN), m = e - r;
-#if VALUE_BYTES != 0
-    value_t v[SEG_RUN];
-    for (uint i = 0; i < m; ++i) v[i] = values[a + r + i];
-#endif
-#if UKEY_BITS == 32
-    // A run of up to 16 as one sorting network over (code << 32 | position), unique, hence stable:
-    // straight-line code on registers, with no data-dependent branch.
-    ulong c[SEG_RUN];
-#pragma unroll
-    for (uint i = 0; i < SEG_RUN; ++i)
-      c[i] = i < m ? (ulong)encode_key(keys[a + r + i], kind, descending) << 32 | i : ~0UL;
-#pragma unroll
-    for (uint k = 2; k <= SEG_RUN; k <<= 1)
-#pragma unroll
-      for (uint j = k >> 1; j > 0; j >>= 1)
-#pragma unroll
-        for (uint i = 0; i < SEG_RUN; ++i) {
-          const uint l = i ^ j;
-          if (l > i) {
-            const ulong x = c[i], y = c[l];
-            const bool up = (i & k) == 0;
-            c[i] = up ? min(x, y) : max(x, y);
-            c[l] = up ? max(x, y) : min(x, y);
-          }
-        }
-    for (uint i = 0; i < m; ++i) {
-      keys[a + r + i] = (gkey_t)decode_key((ukey_t)(c[i] >> 32), kind, descending);
-#if VALUE_BYTES != 0
-      values[a + r + i] = v[(uint)c[i] & (SEG_RUN - 1)];
-#endif
+                len, kind, descending);
+      continue;
     }
+#endif
+    for (uint r = 0; r < len; r += SEG_RUN) {
+      const uint m = min(len - r, (uint)SEG_RUN);
+      // A run of up to 16 as one bitonic network over (code, position), unique, hence stable; values ride
+      // along. Every index is a constant and every exchange a select: the run stays in registers on GPUs
+      // (values indexed by a key's position went to a stack in memory there, and 2^20 segments of 16 took
+      // 0.23 ms on an H100), and CPUs take no data-dependent branch (an if around the exchange cost PoCL 3x).
+#if UKEY_BITS <= 32
+      ulong c[SEG_RUN];  // code << 32 | position
 #else
-    // 64-bit keys: insertion sort in private memory, codes encoded once.
-    ukey_t c[SEG_RUN];
-    uchar at[SEG_RUN];
-    for (uint i = 0; i < m; ++i) {
-      const ukey_t k = encode_key(keys[a + r + i], kind, descending);
-      uint j = i;
-      for (; j > 0 && k < c[j - 1]; --j) {  // past strictly greater keys only: stable
-        c[j] = c[j - 1];
-        at[j] = at[j - 1];
-      }
-      c[j] = k;
-      at[j] = (uchar)i;
-    }
-    for (uint i = 0; i < m; ++i) {
-      keys[a + r + i] = (gkey_t)decode_key(c[i], kind, descending);
+      ukey_t c[SEG_RUN];
+      uchar q[SEG_RUN];
+#endif
 #if VALUE_BYTES != 0
-      values[a + r + i] = v[at[i]];
+      value_t v[SEG_RUN];
 #endif
-    }
+#pragma unroll
+      for (uint i = 0; i < SEG_RUN; ++i) {
+        const ukey_t code = i < m ? encode_key(keys[a + r + i], kind, descending) : KEY_MAX;  // padding last
+#if UKEY_BITS <= 32
+        c[i] = (ulong)code << 32 | i;
+#else
+        c[i] = code;
+        q[i] = (uchar)i;
 #endif
+#if VALUE_BYTES != 0
+        if (i < m) v[i] = values[a + r + i];
+#endif
+      }
+#define SEG_NET_EXCHANGE(arr, T)    \
+  {                                 \
+    const T x = arr[i], y = arr[l]; \
+    arr[i] = swap ? y : x;          \
+    arr[l] = swap ? x : y;          \
   }
-  global gkey_t* from = keys + a;
-  global gkey_t* to = tmp + a;
-#if VALUE_BYTES != 0
-  global value_t* vfrom = values + a;
-  global value_t* vto = vtmp + a;
+#pragma unroll
+      for (uint k = 2; k <= SEG_RUN; k <<= 1)
+#pragma unroll
+        for (uint j = k >> 1; j > 0; j >>= 1)
+#pragma unroll
+          for (uint i = 0; i < SEG_RUN; ++i) {
+            const uint l = i ^ j;
+            if (l > i) {
+#if UKEY_BITS <= 32
+              const bool l_first = c[l] < c[i];
+#else
+              const bool l_first = c[l] < c[i] || (c[l] == c[i] && q[l] < q[i]);
 #endif
-  for (uint w = SEG_RUN; w < len; w *= 2) {
-    for (uint p = 0; p < len; p += 2 * w) {
-      const uint m = min(len, p + w), e = min(len, p + 2 * w);
-      uint i = p, j = m, o = p;
-      while (i < m && j < e) {
-        const bool take_b = seg_before(from[j], from[i], kind, descending);
-        const uint x = take_b ? j++ : i++;
-        to[o] = from[x];
-#if VALUE_BYTES != 0
-        vto[o] = vfrom[x];
+              const bool swap = (i & k) == 0 ? l_first : !l_first;
+#if UKEY_BITS <= 32
+              SEG_NET_EXCHANGE(c, ulong)
+#else
+              SEG_NET_EXCHANGE(c, ukey_t)
+              SEG_NET_EXCHANGE(q, uchar)
 #endif
-        ++o;
-      }
-      for (; i < m; ++i, ++o) {
-        to[o] = from[i];
 #if VALUE_BYTES != 0
-        vto[o] = vfrom[i];
+              SEG_NET_EXCHANGE(v, value_t)
 #endif
-      }
-      for (; j < e; ++j, ++o) {
-        to[o] = from[j];
+            }
+          }
+#undef SEG_NET_EXCHANGE
+#pragma unroll
+      for (uint i = 0; i < SEG_RUN; ++i)
+        if (i < m) {
+#if UKEY_BITS <= 32
+          keys[a + r + i] = (gkey_t)decode_key((ukey_t)(c[i] >> 32), kind, descending);
+#else
+          keys[a + r + i] = (gkey_t)decode_key(c[i], kind, descending);
+#endif
 #if VALUE_BYTES != 0
-        vto[o] = vfrom[j];
+          values[a + r + i] = v[i];
 #endif
-      }
+        }
     }
-    SEG_SWAP();
-  }
-  SEG_COPY_BACK(keys + a, values + a);
+    global gkey_t* from = keys + a;
+    global gkey_t* to = tmp + a;
+#if VALUE_BYTES != 0
+    global value_t* vfrom = values + a;
+    global value_t* vto = vtmp + a;
+#endif
+    for (uint w = SEG_RUN; w < len; w *= 2) {
+      for (uint p = 0; p < len; p += 2 * w) {
+        const uint m = min(len, p + w), e = min(len, p + 2 * w);
+        uint i = p, j = m, o = p;
+        while (i < m && j < e) {
+          const bool take_b = seg_before(from[j], from[i], kind, descending);
+          const uint x = take_b ? j++ : i++;
+          to[o] = from[x];
+#if VALUE_BYTES != 0
+          vto[o] = vfrom[x];
+#endif
+          ++o;
+        }
+        for (; i < m; ++i, ++o) {
+          to[o] = from[i];
+#if VALUE_BYTES != 0
+          vto[o] = vfrom[i];
+#endif
+        }
+        for (; j < e; ++j, ++o) {
+          to[o] = from[j];
+#if VALUE_BYTES != 0
+          vto[o] = vfrom[j];
+#endif
+        }
+      }
+      SEG_SWAP();
+    }
+    SEG_COPY_BACK(keys + a, values + a);
   }
 }
 
-// Work-group g < nbins sorts bin g's local segments (those longer than `seq`, which seg_sequential takes); g >= nbins sorts chunk g - nbins of a large segment,
-// chunks[4 * c] = (segment start, segment length, chunk offset within it, -).
-kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global gkey_t* keys,
+// Work-group g < nbins sorts bin g's local segments (those longer than `seq`, which seg_sequential takes); g
+// >= nbins sorts chunk g - nbins of a large segment, chunks[4 * c] = (segment start, segment length, chunk
+// offset within it, -).
+kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(
+    global gkey_t* keys,
 #if VALUE_BYTES != 0
-                                                                          global value_t* values,
+    global value_t* values,
 #endif
-                                                                          global const offset_t* off, uint num,
-                                                                          global const uint* state,
-                                                                          global const uint* chunks,
-                                                                          global const uint* bin_first,
-                                                                          global gkey_t* ckeys,
+    global const offset_t* off, uint num, global const uint* state, global const uint* chunks,
+    global const uint* bin_first, global gkey_t* ckeys,
 #if VALUE_BYTES != 0
-                                                                          global value_t* cvalues,
+    global value_t* cvalues,
 #endif
-                                                                          uint chunks_compact, uint nbins,
-                                                                          uint seq, uint kind,
-                                                                          uint descending) {
+    uint chunks_compact, uint nbins, uint seq, uint kind, uint descending) {
   local ukey_t code[SEG_SLOTS];
   local ushort idx[SEG_SLOTS];  // the source of the key in the slot (moves with it)
   local ushort own[SEG_SLOTS];  // the slot block the slot belongs to (fixed)
@@ -323,8 +346,8 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(global
   local uint shared[3];  // slots used, segments, largest block
 
   const uint lid = get_local_id(0), g = get_group_id(0);
-  uint lo;       // where the group's source span starts
-  uint out_lo;   // where its output goes: the same place, or the chunk's place in the compact scratch
+  uint lo;      // where the group's source span starts
+  uint out_lo;  // where its output goes: the same place, or the chunk's place in the compact scratch
   global gkey_t* out = keys;
 #if VALUE_BYTES != 0
   global value_t* vout = values;
@@ -471,16 +494,12 @@ MERGE_PATH_SEARCH(seg_merge_path,
 // local memory, merges them there (each work-item the outputs of its own diagonal) and writes the
 // outputs in order. A buffer is addressed by segment start (the keys) or by the segment's place in the
 // compact scratch when its *_compact flag is set. A width at least the segment's length copies it.
-kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_merge(global const gkey_t* src,
-                                                                          global gkey_t* dst,
+kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_merge(
+    global const gkey_t* src, global gkey_t* dst,
 #if VALUE_BYTES != 0
-                                                                          global const value_t* vsrc,
-                                                                          global value_t* vdst,
+    global const value_t* vsrc, global value_t* vdst,
 #endif
-                                                                          global const uint* chunks,
-                                                                          uint width, uint src_compact,
-                                                                          uint dst_compact, uint kind,
-                                                                          uint descending) {
+    global const uint* chunks, uint width, uint src_compact, uint dst_compact, uint kind, uint descending) {
   local ukey_t code[SEG_SPAN];
   local ushort pick[SEG_SPAN];  // output t comes from concatenated input pick[t]
   local uint bounds[2];
@@ -500,7 +519,8 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_merge(global
     code[t] = encode_key(t < ca ? src[sb + ps + a0 + t] : src[sb + mid + b0 + (t - ca)], kind, descending);
   barrier(CLK_LOCAL_MEM_FENCE);
   // Each work-item merges a run of consecutive outputs, starting where the merge path crosses its diagonal.
-  const uint per = (total + SEG_WG - 1) / SEG_WG, first = min(total, lid * per), last = min(total, first + per);
+  const uint per = (total + SEG_WG - 1) / SEG_WG, first = min(total, lid * per),
+             last = min(total, first + per);
   if (first < last) {
     const uint cb = total - ca;
     uint i = merge_path_local(code, ca, code + ca, cb, first), j = first - i;

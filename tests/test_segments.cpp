@@ -112,8 +112,14 @@ clsort::Sorter* tuned_sorter(const char* tuning) {
   p->tune(tuning);
   return p;
 }
-// Local tiles of 256 slots (segments up to 64 keys), every short segment through them (the GPU path).
+// Local tiles of 256 slots (segments up to 64 keys): the GPU path, segments up to 16 keys one work-item
+// each in registers, longer ones in the tiles.
 clsort::Sorter& small_sorter() {
+  static clsort::Sorter* s = tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=16");
+  return *s;
+}
+// Every short segment through the tiles, from 2 keys.
+clsort::Sorter& tiles_sorter() {
   static clsort::Sorter* s = tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=0");
   return *s;
 }
@@ -175,6 +181,8 @@ void segments_matrix() {
         if (error.empty() &&
             (c.shape == Shape::tiny || c.shape == Shape::power_law || c.shape == Shape::medium))
           error = run_case<K, void, std::uint32_t>(sequential_sorter(), input, o, order);
+        if (error.empty() && (c.shape == Shape::tiny || c.shape == Shape::power_law))
+          error = run_case<K, void, std::uint32_t>(tiles_sorter(), input, o, order);
         ++runs;
         CHECK_MESSAGE(error.empty(),
                       "segments " << std::string(clsort::to_string(type)) << " "
@@ -244,6 +252,7 @@ void by_key_case() {
       for (Order order : both_orders()) {
         std::string error = run_case<K, V, std::uint32_t>(small_sorter(), input, o, order);
         if (error.empty()) error = run_case<K, V, std::uint32_t>(sequential_sorter(), input, o, order);
+        if (error.empty()) error = run_case<K, V, std::uint32_t>(tiles_sorter(), input, o, order);
         CHECK_MESSAGE(error.empty(), "by_key " << std::string(clsort::to_string(type)) << " values of "
                                                << sizeof(V) << " bytes " << clsort::to_string(order)
                                                << " shape=" << to_string(shape) << " dist=" << to_string(dist)

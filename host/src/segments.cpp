@@ -128,9 +128,11 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   cl::Kernel sequential;
   if (plan.seq >= 2) sequential = run.kernel(plan.program, "seg_sequential");
   const std::uint64_t cap = limit / (plan.bin + 1) + 1;
-  cl::Buffer state = run.scratch(detail::kSegState, 16 + cap * 8);  // 4 words, then the large segments
+  // ST_WORDS (kernels/segments.cl) state words, then the large segments
+  constexpr std::size_t kStateWords = 6;
+  cl::Buffer state = run.scratch(detail::kSegState, kStateWords * 4 + cap * 8);
   detail::set_args(clear, state);
-  run.launch(clear, 4, 4, "seg_clear");
+  run.launch(clear, kStateWords, kStateWords, "seg_clear");
   const cl_uint seq = plan.seq >= 2 ? plan.seq : 1;
   detail::set_args(classify, offsets, cl_uint(num), cl_ulong(limit), seq, state, cl_uint(cap));
   run.launch(classify, num, 64, "seg_classify");
@@ -139,7 +141,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
 
   // One read for the state and the first large segments; more only where there are many.
   constexpr std::size_t kFirstRead = 256;
-  std::vector<std::uint32_t> words(4 + 2 * std::min<std::uint64_t>(cap, kFirstRead));
+  std::vector<std::uint32_t> words(kStateWords + 2 * std::min<std::uint64_t>(cap, kFirstRead));
   const std::vector<cl::Event> after{classified};
   CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, 0, words.size() * 4, words.data(), &after));
   const std::uint32_t* st = words.data();
@@ -154,10 +156,10 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
                                      " values, fewer than offsets[num_segments] = " + std::to_string(last));
   std::vector<Large> list(st[1]);
   const std::size_t have = std::min<std::size_t>(list.size(), kFirstRead);
-  if (have) std::memcpy(list.data(), st + 4, have * 8);
+  if (have) std::memcpy(list.data(), st + kStateWords, have * 8);
   if (list.size() > have)
-    CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, 16 + have * 8, (list.size() - have) * 8,
-                                           list.data() + have));
+    CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, kStateWords * 4 + have * 8,
+                                           (list.size() - have) * 8, list.data() + have));
   std::sort(list.begin(), list.end(), [](const Large& a, const Large& b) { return a.start < b.start; });
 
   // Chunks of the large segments up to `huge` keys (start, length, chunk offset, place in the scratch).
@@ -175,7 +177,8 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     longest = std::max(longest, l.len);
   }
   const std::uint64_t nchunks = chunks.size() / 4;
-  const std::uint64_t nbins = (std::uint64_t(last - first) + plan.bin - 1) / plan.bin;
+  // Bins only where some segment is for them (ST_LOCAL): segments of 16 all go to seg_sequential on GPUs.
+  const std::uint64_t nbins = st[4] ? (std::uint64_t(last - first) + plan.bin - 1) / plan.bin : 0;
   unsigned passes = 0;
   while ((std::uint64_t(plan.span) << passes) < longest) ++passes;
   // The passes alternate between the scratch and the keys and must end in the keys: for an odd count the

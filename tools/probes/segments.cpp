@@ -57,7 +57,7 @@ struct Row {
 
 template <class K>
 Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std::uint32_t>& o, bool pairs,
-            int reps, bool host) {
+            int reps, bool host, bool profile) {
   const std::size_t n = keys.size(), num = o.size() - 1;
   Row r;
   r.segments = num;
@@ -83,6 +83,13 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std
     else
       s.sort_segments<K>(work, offsets, num).wait();
     if (rep > 0) t_sort.push_back(ms_since(t0));
+  }
+  if (profile) {  // one more call on the profiling queue (the keys sorted already: the same launches)
+    if (pairs)
+      s.sort_segments_by_key<K, std::uint32_t>(work, vwork, offsets, num).wait();
+    else
+      s.sort_segments<K>(work, offsets, num).wait();
+    clsort_probe::print_profile(s.last_profile());
   }
   // The loop of single sorts: up to 512 segments spread over the shape, each in a buffer of its own.
   {
@@ -163,7 +170,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> types{"u32"}, shapes{"2^20x16", "2^16x256", "2^10x16384", "power_law"};
   std::string total_text = "2^24";
   int reps = 10;
-  bool pairs = false, no_host = false;
+  bool pairs = false, no_host = false, profile = false;
   std::string device;
   app.add_option("--types", types, "key types, comma-separated")
       ->delimiter(',')
@@ -173,6 +180,8 @@ int main(int argc, char** argv) {
   app.add_option("--total", total_text, "keys in all segments together (2^24, 1e6)");
   app.add_flag("--pairs", pairs, "sort_segments_by_key with u32 values (the input index)");
   app.add_flag("--no-host", no_host, "skip std::sort over the segments");
+  app.add_flag("--profile", profile,
+               "time on a profiling queue; print the kernels of one more call after each row");
   clsort_probe::add_reps_and_device(app, reps, device);
   CLI11_PARSE(app, argc, argv);
   try {
@@ -181,7 +190,7 @@ int main(int argc, char** argv) {
     std::printf("%-4s %-5s %-11s %9s %9s %10s %9s %12s %12s %9s %9s %6s\n", "type", "what", "shape",
                 "segments", "longest", "clsort ms", "Gkeys/s", "loop ms", "std::sort ms", "vs loop", "vs std",
                 "check");
-    clsort::Sorter sorter(dev);
+    clsort::Sorter sorter(dev, profile);
     bool all_ok = true;
     for (const auto& name : types) {
       const KeyType type = clsort_cli::parse_key_type(name);
@@ -192,7 +201,7 @@ int main(int argc, char** argv) {
           using K = typename decltype(tag)::type;
           std::vector<K> keys(total);
           std::memcpy(keys.data(), bytes.data(), total * sizeof(K));
-          return measure<K>(sorter, keys, o, pairs, reps, !no_host);
+          return measure<K>(sorter, keys, o, pairs, reps, !no_host, profile);
         });
         all_ok = all_ok && r.ok;
         std::printf("%-4s %-5s %-11s %9zu %9zu %10.3f %9.3f %12.3f %12.3f %8.1fx %8.2fx %6s\n", name.c_str(),

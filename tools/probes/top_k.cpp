@@ -95,24 +95,9 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, std::size_t k, int re
       }
     }
   }
-  if (profile) {  // one more top_k on the profiling queue: its kernels' times, summed per name
+  if (profile) {  // one more top_k on the profiling queue
     s.top_k<K>(input, n, k, kout, iout).wait();
-    std::vector<std::pair<std::string, std::pair<double, int>>> kernels;
-    double span = 0;  // from the first command's start to the last one's end: the kernels and the gaps
-    for (const auto& kt : s.last_profile()) {
-      span = std::max(span, kt.start_ms + kt.ms);
-      auto it =
-          std::find_if(kernels.begin(), kernels.end(), [&](const auto& e) { return e.first == kt.name; });
-      if (it == kernels.end()) it = kernels.insert(kernels.end(), {kt.name, {0.0, 0}});
-      it->second.first += kt.ms;
-      it->second.second += 1;
-    }
-    std::printf("  one top_k, %.4f ms on the device:", span);
-    for (const auto& [name, t] : kernels) std::printf(" %s %.4f ms (%d)", name.c_str(), t.first, t.second);
-    std::printf("\n  each, in order (ms, start):");
-    for (const auto& kt : s.last_profile())
-      std::printf(" %s %.4f @%.4f", kt.name.c_str(), kt.ms, kt.start_ms);
-    std::printf("\n");
+    clsort_probe::print_profile(s.last_profile());
   }
   if (!host)
     std::partial_sort(ref_index.begin(), ref_index.begin() + std::ptrdiff_t(k), ref_index.end(), before);
