@@ -110,6 +110,9 @@ INLINE uint seg_class(uint len) {  // ceil(log2(len)) for len >= 2
 // would: runs of 16 sorted in registers, then stable merges back and forth between the keys and `tmp` (the
 // same positions in a scratch as large as the keys).
 #define SEG_RUN 16
+#ifndef SEG_SEQ_STAGE
+#define SEG_SEQ_STAGE 0  // seg_sequential's work-group size where it stages spans (segments up to SEG_RUN)
+#endif
 INLINE bool seg_before(gkey_t a, gkey_t b, uint kind, uint descending) {
   return encode_key(a, kind, descending) < encode_key(b, kind, descending);
 }
@@ -188,12 +191,114 @@ INLINE void seg_radix(global gkey_t* keys, global gkey_t* tmp,
 }
 #endif
 
+// The code a run of seg_sequential sorts by: with its position, unique, so the network is stable.
+#if UKEY_BITS <= 32
+typedef ulong seg_code_t;  // code << 32 | position
+#define SEG_CODE(code, i) ((ulong)(code) << 32 | (i))
+#define SEG_KEY(c) ((ukey_t)((c) >> 32))
+#else
+typedef ukey_t seg_code_t;  // the position in q
+#define SEG_CODE(code, i) (code)
+#define SEG_KEY(c) (c)
+#endif
+
+// A run of SEG_RUN (code, position) pairs sorted by one bitonic network, values alongside. Every index is
+// a constant and every exchange a select: the run stays in registers on GPUs (values indexed by a key's
+// position went to a stack in memory there, and 2^20 segments of 16 took 0.23 ms on an H100), and CPUs
+// take no data-dependent branch (an if around the exchange cost PoCL 3x).
+INLINE void seg_network(seg_code_t* c, uchar* q WITH_VALUES(, value_t* v)) {
+#define SEG_NET_EXCHANGE(arr, T)    \
+  {                                 \
+    const T x = arr[i], y = arr[l]; \
+    arr[i] = swap ? y : x;          \
+    arr[l] = swap ? x : y;          \
+  }
+#pragma unroll
+  for (uint k = 2; k <= SEG_RUN; k <<= 1)
+#pragma unroll
+    for (uint j = k >> 1; j > 0; j >>= 1)
+#pragma unroll
+      for (uint i = 0; i < SEG_RUN; ++i) {
+        const uint l = i ^ j;
+        if (l > i) {
+#if UKEY_BITS <= 32
+          const bool l_first = c[l] < c[i];
+#else
+          const bool l_first = c[l] < c[i] || (c[l] == c[i] && q[l] < q[i]);
+#endif
+          const bool swap = (i & k) == 0 ? l_first : !l_first;
+          SEG_NET_EXCHANGE(c, seg_code_t)
+#if UKEY_BITS > 32
+          SEG_NET_EXCHANGE(q, uchar)
+#endif
+          WITH_VALUES(SEG_NET_EXCHANGE(v, value_t))
+        }
+      }
+#undef SEG_NET_EXCHANGE
+}
+
 kernel void seg_sequential(global gkey_t* keys,
 #if VALUE_BYTES != 0
                            global value_t* values, global value_t* vtmp,
 #endif
                            global gkey_t* tmp, global const offset_t* off, uint num, uint seq, uint each,
                            uint kind, uint descending) {
+#if SEG_SEQ_STAGE
+  // GPUs: one segment of at most SEG_RUN keys per work-item, SEG_SEQ_STAGE work-items to a group (each is
+  // 1). The group's segments lie back to back; where all are that short, their span moves through local
+  // memory in order, so that loads and stores coalesce (each work-item's own keys are SEG_RUN apart across
+  // the work-items). Positions are skewed by one slot per SEG_RUN against bank conflicts.
+  local ukey_t stage[SEG_SEQ_STAGE * (SEG_RUN + 1)];
+  WITH_VALUES(local value_t vstage[SEG_SEQ_STAGE * (SEG_RUN + 1)];)
+  local uint staged;
+  {
+#define SEG_SKEW(p) ((p) + (p) / SEG_RUN)
+    const uint lid = get_local_id(0), first = get_group_id(0) * SEG_SEQ_STAGE;
+    const uint last = min(num, first + SEG_SEQ_STAGE), s = first + lid;
+    const uint base = (uint)off[first], span = (uint)off[last] - base;
+    const uint a = s < num ? (uint)off[s] - base : 0, len = s < num ? (uint)off[s + 1] - base - a : 0;
+    if (lid == 0) staged = span <= SEG_SEQ_STAGE * SEG_RUN;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (len > seq || len > SEG_RUN) atomic_and(&staged, 0u);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // The barriers stand outside `if (staged)`, though it is uniform: PoCL 3.1 miscompiled them inside it
+    // (keys written past the segments), as it did select.cl's.
+    const bool on = staged;
+    if (on)
+      for (uint p = lid; p < span; p += SEG_SEQ_STAGE) {
+        stage[SEG_SKEW(p)] = encode_key(keys[base + p], kind, descending);
+        WITH_VALUES(vstage[SEG_SKEW(p)] = values[base + p];)
+      }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (on && len >= 2) {
+      seg_code_t c[SEG_RUN];
+      uchar q[SEG_RUN];
+      WITH_VALUES(value_t v[SEG_RUN];)
+#pragma unroll
+      for (uint i = 0; i < SEG_RUN; ++i) {
+        c[i] = SEG_CODE(i < len ? stage[SEG_SKEW(a + i)] : KEY_MAX, i);
+        q[i] = (uchar)i;
+        WITH_VALUES(if (i < len) v[i] = vstage[SEG_SKEW(a + i)];)
+      }
+      seg_network(c, q WITH_VALUES(, v));
+#pragma unroll
+      for (uint i = 0; i < SEG_RUN; ++i)
+        if (i < len) {
+          stage[SEG_SKEW(a + i)] = SEG_KEY(c[i]);
+          WITH_VALUES(vstage[SEG_SKEW(a + i)] = v[i];)
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (on) {
+      for (uint p = lid; p < span; p += SEG_SEQ_STAGE) {
+        keys[base + p] = (gkey_t)decode_key(stage[SEG_SKEW(p)], kind, descending);
+        WITH_VALUES(values[base + p] = vstage[SEG_SKEW(p)];)
+      }
+      return;
+    }
+#undef SEG_SKEW
+  }
+#endif
   const uint s0 = get_global_id(0) * each, s1 = min(num, s0 + each);
   for (uint s = s0; s < s1; ++s) {
     const uint a = (uint)off[s], len = (uint)(off[s + 1] - off[s]);
@@ -210,75 +315,21 @@ kernel void seg_sequential(global gkey_t* keys,
 #endif
     for (uint r = 0; r < len; r += SEG_RUN) {
       const uint m = min(len - r, (uint)SEG_RUN);
-      // A run of up to 16 as one bitonic network over (code, position), unique, hence stable; values ride
-      // along. Every index is a constant and every exchange a select: the run stays in registers on GPUs
-      // (values indexed by a key's position went to a stack in memory there, and 2^20 segments of 16 took
-      // 0.23 ms on an H100), and CPUs take no data-dependent branch (an if around the exchange cost PoCL 3x).
-#if UKEY_BITS <= 32
-      ulong c[SEG_RUN];  // code << 32 | position
-#else
-      ukey_t c[SEG_RUN];
+      seg_code_t c[SEG_RUN];
       uchar q[SEG_RUN];
-#endif
-#if VALUE_BYTES != 0
-      value_t v[SEG_RUN];
-#endif
+      WITH_VALUES(value_t v[SEG_RUN];)
 #pragma unroll
       for (uint i = 0; i < SEG_RUN; ++i) {
-        const ukey_t code = i < m ? encode_key(keys[a + r + i], kind, descending) : KEY_MAX;  // padding last
-#if UKEY_BITS <= 32
-        c[i] = (ulong)code << 32 | i;
-#else
-        c[i] = code;
+        c[i] = SEG_CODE(i < m ? encode_key(keys[a + r + i], kind, descending) : KEY_MAX, i);  // padding last
         q[i] = (uchar)i;
-#endif
-#if VALUE_BYTES != 0
-        if (i < m) v[i] = values[a + r + i];
-#endif
+        WITH_VALUES(if (i < m) v[i] = values[a + r + i];)
       }
-#define SEG_NET_EXCHANGE(arr, T)    \
-  {                                 \
-    const T x = arr[i], y = arr[l]; \
-    arr[i] = swap ? y : x;          \
-    arr[l] = swap ? x : y;          \
-  }
-#pragma unroll
-      for (uint k = 2; k <= SEG_RUN; k <<= 1)
-#pragma unroll
-        for (uint j = k >> 1; j > 0; j >>= 1)
-#pragma unroll
-          for (uint i = 0; i < SEG_RUN; ++i) {
-            const uint l = i ^ j;
-            if (l > i) {
-#if UKEY_BITS <= 32
-              const bool l_first = c[l] < c[i];
-#else
-              const bool l_first = c[l] < c[i] || (c[l] == c[i] && q[l] < q[i]);
-#endif
-              const bool swap = (i & k) == 0 ? l_first : !l_first;
-#if UKEY_BITS <= 32
-              SEG_NET_EXCHANGE(c, ulong)
-#else
-              SEG_NET_EXCHANGE(c, ukey_t)
-              SEG_NET_EXCHANGE(q, uchar)
-#endif
-#if VALUE_BYTES != 0
-              SEG_NET_EXCHANGE(v, value_t)
-#endif
-            }
-          }
-#undef SEG_NET_EXCHANGE
+      seg_network(c, q WITH_VALUES(, v));
 #pragma unroll
       for (uint i = 0; i < SEG_RUN; ++i)
         if (i < m) {
-#if UKEY_BITS <= 32
-          keys[a + r + i] = (gkey_t)decode_key((ukey_t)(c[i] >> 32), kind, descending);
-#else
-          keys[a + r + i] = (gkey_t)decode_key(c[i], kind, descending);
-#endif
-#if VALUE_BYTES != 0
-          values[a + r + i] = v[i];
-#endif
+          keys[a + r + i] = (gkey_t)decode_key(SEG_KEY(c[i]), kind, descending);
+          WITH_VALUES(values[a + r + i] = v[i];)
         }
     }
     global gkey_t* from = keys + a;

@@ -113,9 +113,10 @@ clsort::Sorter* tuned_sorter(const char* tuning) {
   return p;
 }
 // Local tiles of 256 slots (segments up to 64 keys): the GPU path, segments up to 16 keys one work-item
-// each in registers, longer ones in the tiles.
+// each in registers, 64 to a group that stages their span through local memory, longer ones in the tiles.
 clsort::Sorter& small_sorter() {
-  static clsort::Sorter* s = tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=16");
+  static clsort::Sorter* s =
+      tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=16,segments.seq_wg=64");
   return *s;
 }
 // Every short segment through the tiles, from 2 keys.

@@ -45,14 +45,14 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
   p.huge = t.segments.huge;
   p.seq = t.segments.seq;
   p.seq_radix = t.segments.seq_radix;
-  if (s.facts.type == "cpu") {
-    p.seq_each = 64;
-    p.seq_local = 1;
-  }
+  p.seq_local = t.segments.seq_wg ? t.segments.seq_wg : s.facts.type == "cpu" ? 1 : 64;
+  p.seq_each = p.seq_local == 1 ? 64 : 1;
   p.program.files = {"segments.cl"};
   p.program.defines = detail::width_defines(in);
   p.program.defines.set("SEG_WG", p.wg).set("SEG_SLOTS", p.slots).set("SEG_OFFSET_64", offset_bytes == 8);
   p.program.defines.set("SEG_SEQ_RADIX", p.seq_radix);
+  // Groups of one segment per work-item stage their spans where every segment they take fits one run.
+  p.program.defines.set("SEG_SEQ_STAGE", p.seq_local > 1 && p.seq >= 2 && p.seq <= 16 ? p.seq_local : 0);
   return p;
 }
 

@@ -46,11 +46,11 @@ const Row k_table[] = {
     // sub-group primitives are the best the device reports.
     {"", "gpu", "", 0, kAnyValues, "radix.wg=256 radix.items=0 radix.match=1 radix.onesweep=1",
      "derived from the device, not measured"},
-    // Segments of up to 16 keys: one work-item each, sorted in registers, instead of bins in local memory.
-    // With values the bins stay faster.
-    {"", "gpu", "", 0, kNoValues, "segments.seq=16",
-     "H100, 2026-11-26: 2^20 segments of 16 u32 keys 0.276 ms against 0.391 in bins; pairs 0.476 against "
-     "0.409"},
+    // Segments of up to 16 keys: one work-item each, sorted in registers from a span staged through local
+    // memory, instead of bins in local memory.
+    {"", "gpu", "", 0, kAnyValues, "segments.seq=16",
+     "H100, 2026-11-26: 2^20 segments of 16 u32 keys 0.127 ms against 0.380 in bins, pairs 0.193 against "
+     "0.415"},
     {"nvidia", "gpu", "", 0, kAnyValues,
      "radix.wg=256 radix.items=24 radix.items_small=8 radix.items_local=32 radix.match=1 radix.onesweep=1 "
      "radix.regs=64 "
@@ -153,6 +153,7 @@ const Param k_params[] = {
     CLSORT_PARAM("segments.huge", segments.huge, 1024, 1u << 24, Check::range, ""),
     CLSORT_PARAM("segments.seq", segments.seq, 0, 65536, Check::range, "off"),
     CLSORT_PARAM("segments.seq_radix", segments.seq_radix, 0, 65536, Check::range, "off"),
+    CLSORT_PARAM("segments.seq_wg", segments.seq_wg, 0, 256, Check::pow2_or_zero, "by device"),
     CLSORT_PARAM("auto.small_n", automatic.small_n, 0, ~0ull, Check::range, ""),
     CLSORT_PARAM("host.chunk", host.chunk, 256, 1u << 30, Check::zero_or_range, "off"),
     CLSORT_PARAM("host.min", host.min, 0, ~0ull, Check::range, ""),
@@ -372,6 +373,7 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
   clamp_wg(t.bitonic.wg);
   clamp_wg(t.selection.wg);
   clamp_wg(t.select.wg);
+  if (t.segments.seq_wg) clamp_wg(t.segments.seq_wg);
 
   // The multisplit ranking (radix.match, kernels/radix_rank_multisplit.cl) needs at most 8-bit digits and
   // a work-item per digit, and sub-group primitives: NVIDIA's warps through inline PTX (1), the device's

@@ -108,6 +108,9 @@ struct SegmentsPolicy {
   unsigned seq = 0;  // segments up to this long: one work-item each, sequentially (CPU devices); 0: none
   // those of them at least this long: an LSD radix sort by bytes instead of runs and merges; 0: merges only
   unsigned seq_radix = 256;
+  // work-items per group of the one-work-item path; 0: by device (CPU devices 1, with up to 64 segments
+  // each; others 64, one segment each, which stage their spans through local memory where seq <= 16)
+  unsigned seq_wg = 0;
 };
 struct AutoPolicy {
   std::size_t small_n = 2048;  // up to this n, one work-group's bitonic sort; radix above
