@@ -46,6 +46,11 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
   p.seq = t.segments.seq;
   p.seq_radix = t.segments.seq_radix;
   p.seq_local = t.segments.seq_wg ? t.segments.seq_wg : s.facts.type == "cpu" ? 1 : 64;
+  // A staging group holds 17 keys and values per work-item in local memory (kernels/segments.cl): at most
+  // half the device's.
+  const std::size_t stage_bytes = 17u * (kb + value_bytes);
+  while (p.seq_local > 1 && p.seq <= 16 && p.seq_local * stage_bytes > s.facts.local_mem / 2)
+    p.seq_local /= 2;
   p.seq_each = p.seq_local == 1 ? 64 : 1;
   p.program.files = {"segments.cl"};
   p.program.defines = detail::width_defines(in);
