@@ -119,33 +119,19 @@ INLINE bool seg_before(gkey_t a, gkey_t b, uint kind, uint descending) {
 // seg_sequential's merges and seg_radix's passes go back and forth between a segment and its span of a
 // scratch through `from` and `to` (`vfrom` and `vto` for values): SEG_SWAP turns them round after a pass,
 // SEG_COPY_BACK copies the segment home from the scratch if the last pass left it there.
-#if VALUE_BYTES != 0
-#define SEG_SWAP()              \
-  do {                          \
-    global gkey_t* t = from;    \
-    from = to;                  \
-    to = t;                     \
-    global value_t* vt = vfrom; \
-    vfrom = vto;                \
-    vto = vt;                   \
+#define SEG_SWAP()                                                  \
+  do {                                                              \
+    global gkey_t* t = from;                                        \
+    from = to;                                                      \
+    to = t;                                                         \
+    WITH_VALUES(global value_t* vt = vfrom; vfrom = vto; vto = vt;) \
   } while (0)
-#define SEG_COPY_BACK(k, v)          \
-  if (from != (k))                   \
-    for (uint i = 0; i < len; ++i) { \
-      (k)[i] = from[i];              \
-      (v)[i] = vfrom[i];             \
+#define SEG_COPY_BACK(k, v)           \
+  if (from != (k))                    \
+    for (uint i = 0; i < len; ++i) {  \
+      (k)[i] = from[i];               \
+      WITH_VALUES((v)[i] = vfrom[i];) \
     }
-#else
-#define SEG_SWAP()           \
-  do {                       \
-    global gkey_t* t = from; \
-    from = to;               \
-    to = t;                  \
-  } while (0)
-#define SEG_COPY_BACK(k, v) \
-  if (from != (k))          \
-    for (uint i = 0; i < len; ++i) (k)[i] = from[i]
-#endif
 
 // Segments of at least SEG_SEQ_RADIX keys (0: none) take an LSD radix sort by the bytes of the code
 // instead of runs and merges: KEY_BITS / 8 passes, each a count and a stable scatter between the segment
