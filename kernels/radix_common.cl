@@ -34,6 +34,7 @@
 #else
 #define RADIX_PASS_SHIFT(q) min((uint)(KEY_BEGIN_BIT + (q) * RADIX_BITS), (uint)(KEY_END_BIT - RADIX_BITS))
 #endif
+#define PASSES ((RADIX_RANGE_BITS + RADIX_BITS - 1) / RADIX_BITS)
 
 inline uint digit_of(ukey_t k, uint shift) {
   return (uint)(k >> shift) & RADIX_MASK;

@@ -17,7 +17,6 @@
 // needs the clearing launch (a launch costs the host 6-13 us on NVIDIA's OpenCL, against a 2^16-key sort
 // of about 60). status (from word status_at): two look-back arrays (tiles x RADIX words each) used by
 // alternate passes; a pass clears the other's for the next one, and the histogram kernel the first.
-#define PASSES ((RADIX_RANGE_BITS + RADIX_BITS - 1) / RADIX_BITS)
 #define OS_COUNTERS (PASSES * RADIX)
 #define OS_TIMEOUT (OS_COUNTERS + PASSES)
 #define OS_KEY0 (OS_TIMEOUT + 1)  // two words

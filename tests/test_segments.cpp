@@ -132,6 +132,21 @@ clsort::Sorter& sequential_sorter() {
   return *s;
 }
 
+// Segments of 65 to 4096 keys by a radix sort each (kernels/radix_segments.cl), over tiles of 4 keys per
+// work-item so that they span several; the device's own ranking (the portable one on CPU devices).
+clsort::Sorter& radix_sorter() {
+  static clsort::Sorter* s =
+      tuned_sorter("segments.slots=256,segments.huge=4096,segments.seq=16,segments.radix=4096,radix.items=4");
+  return *s;
+}
+// The same with the multisplit ranking over sub-groups emulated in local memory, which any device runs.
+clsort::Sorter& radix_match_sorter() {
+  static clsort::Sorter* s = tuned_sorter(
+      "segments.slots=256,segments.huge=4096,segments.seq=16,segments.radix=4096,radix.items=4,radix.cpu=0,"
+      "radix.match=1,radix.subgroups=3,radix.wg=256");
+  return *s;
+}
+
 // One host-vector segmented sort against the reference; V = void: keys only. Empty on success.
 template <class K, class V, class O>
 std::string run_case(clsort::Sorter& sorter, const std::vector<K>& input, const std::vector<std::uint64_t>& o,
@@ -184,6 +199,12 @@ void segments_matrix() {
           error = run_case<K, void, std::uint32_t>(sequential_sorter(), input, o, order);
         if (error.empty() && (c.shape == Shape::tiny || c.shape == Shape::power_law))
           error = run_case<K, void, std::uint32_t>(tiles_sorter(), input, o, order);
+        if (error.empty() && c.n > 64 &&
+            (c.shape == Shape::single || c.shape == Shape::mixed || c.shape == Shape::medium ||
+             c.shape == Shape::power_law))
+          error = run_case<K, void, std::uint32_t>(radix_sorter(), input, o, order);
+        if (error.empty() && (c.shape == Shape::medium || c.shape == Shape::mixed))
+          error = run_case<K, void, std::uint32_t>(radix_match_sorter(), input, o, order);
         ++runs;
         CHECK_MESSAGE(error.empty(),
                       "segments " << std::string(clsort::to_string(type)) << " "
@@ -254,6 +275,8 @@ void by_key_case() {
         std::string error = run_case<K, V, std::uint32_t>(small_sorter(), input, o, order);
         if (error.empty()) error = run_case<K, V, std::uint32_t>(sequential_sorter(), input, o, order);
         if (error.empty()) error = run_case<K, V, std::uint32_t>(tiles_sorter(), input, o, order);
+        if (error.empty()) error = run_case<K, V, std::uint32_t>(radix_sorter(), input, o, order);
+        if (error.empty()) error = run_case<K, V, std::uint32_t>(radix_match_sorter(), input, o, order);
         CHECK_MESSAGE(error.empty(), "by_key " << std::string(clsort::to_string(type)) << " values of "
                                                << sizeof(V) << " bytes " << clsort::to_string(order)
                                                << " shape=" << to_string(shape) << " dist=" << to_string(dist)
@@ -321,6 +344,42 @@ TEST_CASE("segments: the sequential path past the bins sorts each segment once")
     CHECK(run_case<std::uint32_t, void, std::uint32_t>(s, input, o, order) == "");
     CHECK(ran("seg_chunks") == 1);
     CHECK(run_case<std::uint32_t, std::uint64_t, std::uint32_t>(s, input, o, order) == "");
+  }
+}
+
+// The radix kernel skips a pass whose digit is the same for every key of a segment, and copies a segment
+// home that an odd number of moving passes left in the scratch; chunks and merges never run for it. With
+// the multisplit ranking, segments of one tile (here up to 1024 keys) take radix_segment_tiles.
+TEST_CASE("segments: radix per segment, skipped passes") {
+  for (clsort::Sorter* base : {&radix_sorter(), &radix_match_sorter()}) {
+    clsort::Sorter s(cl::CommandQueue(base->context(), base->device(), CL_QUEUE_PROFILING_ENABLE));
+    s.tune("segments.slots=256,segments.huge=8192,segments.seq=16,segments.radix=4096,radix.items=4");
+    if (base == &radix_match_sorter()) s.tune("radix.cpu=0,radix.match=1,radix.subgroups=3,radix.wg=256");
+    auto ran = [&](const char* name) {
+      int c = 0;
+      for (const auto& k : s.last_profile()) c += k.name == name;
+      return c;
+    };
+    const std::size_t n = 9000;
+    const std::vector<std::uint64_t> o{0, 100, 1100, 1101, 5198, 6000, 9000};  // 4097 keys: chunks, merges
+    std::mt19937 rng(7);
+    // Digits that vary: bytes 0-1 (two moving passes), byte 1 only (one: copied home), byte 3 only,
+    // none (all equal), every byte.
+    for (std::uint32_t mask : {0xFFFFu, 0xFF00u, 0xFF000000u, 0u, 0xFFFFFFFFu}) {
+      std::vector<std::uint32_t> input(n);
+      for (auto& k : input) k = (rng() & mask) | (0x12345678u & ~mask);
+      for (Order order : both_orders()) {
+        CAPTURE(mask);
+        CHECK(run_case<std::uint32_t, void, std::uint32_t>(s, input, o, order) == "");
+        CHECK(ran("radix_segments") == 1);
+        CHECK(run_case<std::uint32_t, std::uint64_t, std::uint32_t>(s, input, o, order) == "");
+        CHECK(ran("radix_segments") == 1);
+        // The device's own ranking takes it where that is the multisplit one (GPUs), not on CPU devices.
+        CHECK(ran("radix_segment_tiles") == (base == &radix_match_sorter() ? 1 : ran("radix_segment_tiles")));
+        CHECK(ran("radix_segment_tiles") <= 1);
+        CHECK(ran("seg_merge") >= 1);  // the segment of 4097 keys
+      }
+    }
   }
 }
 
@@ -409,6 +468,8 @@ TEST_CASE("segments of device buffers, guard keys outside the segments") {
     buffer_case<double, std::uint32_t, std::uint64_t>(small_sorter(), shape, 3000);
     buffer_case<std::uint32_t, std::uint64_t, std::uint32_t>(small_sorter(), shape, 3000);
     buffer_case<std::uint32_t, std::uint64_t, std::uint32_t>(sequential_sorter(), shape, 3000);
+    buffer_case<std::uint32_t, std::uint64_t, std::uint32_t>(radix_sorter(), shape, 3000);
+    buffer_case<double, std::uint32_t, std::uint64_t>(radix_match_sorter(), shape, 3000);
   }
   buffer_case<float, std::uint32_t, std::uint32_t>(shared_sorter(), Shape::medium, 30000);
 }

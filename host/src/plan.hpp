@@ -120,6 +120,9 @@ SelectPlan plan_select(const PlanInput& in);
 using Plan = std::variant<RadixPlan, BitonicPlan, MergePlan, SelectionPlan, OddEvenPlan>;
 
 RadixPlan plan_radix(const PlanInput& in);
+/// The radix sort of long segments, one work-group each (kernels/radix_segments.cl): the ranking and tile
+/// of the device's whole-array radix sort, on any device (a CPU device's is the portable ranking).
+RadixPlan plan_radix_segments(const PlanInput& in);
 BitonicPlan plan_bitonic(const PlanInput& in);
 MergePlan plan_merge(const PlanInput& in);
 SelectionPlan plan_selection(const PlanInput& in);

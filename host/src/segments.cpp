@@ -31,9 +31,17 @@ struct SegmentsPlan {
   // loop (PoCL, 2^20 keys in segments of 16: no faster with 8 or 64 work-items per group or 1 to 256
   // segments each). Elsewhere a segment per work-item, 64 to a group.
   unsigned seq_each = 1, seq_local = 64;
+  // Segments longer than `bin` and up to `radix` keys: one work-group's radix sort each (0: none).
+  std::uint32_t radix = 0;
+  detail::RadixPlan radix_plan;
+  // With the multisplit ranking, segments of one tile take a kernel of their own (radix_segment_tiles),
+  // under the whole-array sort's register cap.
+  std::uint32_t radix_tile = 0;  // 0: no such kernel
+  detail::ProgramSpec radix_tile_program;
 };
 
-SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_bytes, unsigned offset_bytes) {
+SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_bytes, unsigned offset_bytes,
+                           std::uint64_t limit) {
   const unsigned kb = unsigned(key_size(type));
   const detail::Tuning& t = s.tuning(kb, value_bytes);
   const detail::PlanInput in{s.facts, t, kb, value_bytes, 0};
@@ -52,6 +60,17 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
   while (p.seq_local > 1 && p.seq <= 16 && p.seq_local * stage_bytes > s.facts.local_mem / 2)
     p.seq_local /= 2;
   p.seq_each = p.seq_local == 1 ? 64 : 1;
+  if (t.segments.radix > p.bin) {
+    p.radix = t.segments.radix;
+    const detail::PlanInput keys{s.facts, t, kb, value_bytes,
+                                 std::uint32_t(std::min<std::uint64_t>(limit, kMaxPosition))};
+    p.radix_plan = detail::plan_radix_segments(keys);
+    if (p.radix_plan.multisplit) {
+      p.radix_tile = p.radix_plan.tile;
+      p.radix_tile_program = p.radix_plan.program;
+      p.radix_tile_program.register_cap = t.radix.regs;
+    }
+  }
   p.program.files = {"segments.cl"};
   p.program.defines = detail::width_defines(in);
   p.program.defines.set("SEG_WG", p.wg).set("SEG_SLOTS", p.slots).set("SEG_OFFSET_64", offset_bytes == 8);
@@ -124,7 +143,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   const detail::Queue queue{s.queue, s.profiling, s.in_order};
   detail::Run run(s, queue, type, descending, keys, values, value_bytes, 0, std::move(deps));
   if (num == 0) return s.last = run.finish();
-  const SegmentsPlan plan = plan_segments(s, type, value_bytes, offset_bytes);
+  const SegmentsPlan plan = plan_segments(s, type, value_bytes, offset_bytes, limit);
   cl::Kernel clear = run.kernel(plan.program, "seg_clear");
   cl::Kernel classify = run.kernel(plan.program, "seg_classify");
   cl::Kernel local = run.kernel(plan.program, "seg_local");
@@ -167,13 +186,18 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
                                            (list.size() - have) * 8, list.data() + have));
   std::sort(list.begin(), list.end(), [](const Large& a, const Large& b) { return a.start < b.start; });
 
-  // Chunks of the large segments up to `huge` keys (start, length, chunk offset, place in the scratch).
-  std::vector<std::uint32_t> chunks;
-  std::vector<Large> huge;
+  // Chunks of the large segments up to `huge` keys (start, length, chunk offset, place in the scratch),
+  // and those the radix kernel takes (start, length, place in the scratch, -) after them in the scratch.
+  std::vector<std::uint32_t> chunks, radix;
+  std::vector<Large> huge, radix_list;
   std::uint32_t compact = 0, longest = 0;
   for (const Large& l : list) {
     if (l.len > plan.huge) {
       huge.push_back(l);
+      continue;
+    }
+    if (l.len <= plan.radix) {
+      radix_list.push_back(l);
       continue;
     }
     for (std::uint32_t at = 0; at < l.len; at += plan.span)
@@ -189,6 +213,16 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   // The passes alternate between the scratch and the keys and must end in the keys: for an odd count the
   // chunks' sorts write to the scratch.
   const cl_uint chunks_compact = passes & 1;
+  // Longest first: work-groups start in order, and a long segment started last would end last alone.
+  std::stable_sort(radix_list.begin(), radix_list.end(),
+                   [](const Large& a, const Large& b) { return a.len > b.len; });
+  for (const Large& l : radix_list) {
+    radix.insert(radix.end(), {l.start, l.len, compact, 0});
+    compact += l.len;
+  }
+  const std::uint64_t nradix = radix_list.size();
+  std::uint64_t ntiles = 0;  // the last entries: segments of one tile
+  while (ntiles < nradix && radix_list[nradix - 1 - ntiles].len <= plan.radix_tile) ++ntiles;
   std::uint32_t huge_len = 0;
   for (const Large& l : huge) huge_len = std::max(huge_len, l.len);
   const std::size_t kb = key_size(type);
@@ -197,7 +231,8 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   cl::Buffer table = run.scratch(detail::kSegChunks, std::max<std::size_t>(chunks.size() * 4, 16));
   cl::Buffer bin_first = run.scratch(detail::kSegBins, std::size_t(nbins + 1) * 4);
   cl::Buffer ckeys, cvalues, hkeys, hvalues;
-  if (passes) {
+  cl::Buffer rtable = run.scratch(detail::kSegRadix, std::max<std::size_t>(radix.size() * 4, 16));
+  if (compact) {
     ckeys = run.scratch(detail::kSegKeys, std::size_t(compact) * kb);
     if (values) cvalues = run.scratch(detail::kSegValues, std::size_t(compact) * value_bytes);
   }
@@ -220,6 +255,28 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     // The host copy lives in the Sorter until the next call, which first waits for this one's commands.
     s.segment_chunks.swap(chunks);
     sorts.write(table, s.segment_chunks.data(), s.segment_chunks.size() * 4, "seg_chunks");
+  }
+  if (nradix) {
+    s.segment_radix.swap(radix);
+    sorts.write(rtable, s.segment_radix.data(), s.segment_radix.size() * 4, "seg_radix_list");
+    const std::size_t wg = plan.radix_plan.wg;
+    if (nradix > ntiles) {
+      cl::Kernel sort = sorts.kernel(plan.radix_plan.program, "radix_segments");
+      if (values)
+        detail::set_args(sort, keys, ckeys, *values, cvalues, rtable, kind, desc);
+      else
+        detail::set_args(sort, keys, ckeys, rtable, kind, desc);
+      sorts.launch(sort, (nradix - ntiles) * wg, wg, "radix_segments");
+    }
+    if (ntiles) {
+      cl::Kernel sort = sorts.kernel(plan.radix_tile_program, "radix_segment_tiles");
+      const cl_uint first_entry = cl_uint(nradix - ntiles);
+      if (values)
+        detail::set_args(sort, keys, *values, rtable, first_entry, kind, desc);
+      else
+        detail::set_args(sort, keys, rtable, first_entry, kind, desc);
+      sorts.launch(sort, ntiles * wg, wg, "radix_segment_tiles");
+    }
   }
   if (plan.seq >= 2) {
     // Few long segments (2^24 keys in segments of 16384: 1024) would leave cores idle at 64 a work-item.

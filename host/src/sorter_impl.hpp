@@ -61,7 +61,7 @@ struct CLSORT_SORTER_IMPL_HIDDEN Sorter::Impl {
   std::unique_ptr<detail::CopyPool> copy_pool;
   unsigned copy_threads = 0;  // what copy_pool was made for (it may have started fewer)
   // The segmented sort's chunk table, written to the device without blocking: kept until the next call.
-  std::vector<std::uint32_t> segment_chunks;
+  std::vector<std::uint32_t> segment_chunks, segment_radix;
   // Completion of the previous sort: a new sort reuses scratch only after it (out-of-order queues).
   cl::Event last;
   // The last sort's commands for Sorter::last_profile (profiling queues only), in the order enqueued.
@@ -94,6 +94,7 @@ enum ScratchSlot {
   // passes' compact scratch, host offsets, and the copies of huge segments that the whole-device sort takes.
   kSegState,
   kSegChunks,
+  kSegRadix,  // the segments sorted by radix, one work-group each
   kSegBins,
   kSegKeys,
   kSegValues,

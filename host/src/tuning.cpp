@@ -47,10 +47,12 @@ const Row k_table[] = {
     {"", "gpu", "", 0, kAnyValues, "radix.wg=256 radix.items=0 radix.match=1 radix.onesweep=1",
      "derived from the device, not measured"},
     // Segments of up to 16 keys: one work-item each, sorted in registers from a span staged through local
-    // memory, instead of bins in local memory.
-    {"", "gpu", "", 0, kAnyValues, "segments.seq=16",
+    // memory, instead of bins in local memory. Segments past the bins and up to 32768 keys: a radix sort
+    // each, one work-group, instead of chunks and merges (up to 65536 was faster for those shapes too, but
+    // power-law lengths lost 20%: a long segment on one work-group ends last).
+    {"", "gpu", "", 0, kAnyValues, "segments.seq=16 segments.radix=32768",
      "H100, 2026-11-26: 2^20 segments of 16 u32 keys 0.127 ms against 0.380 in bins, pairs 0.193 against "
-     "0.415"},
+     "0.415; 2^9 segments of 32768 u32 keys 0.59 ms against 1.74 in chunks and merges"},
     {"nvidia", "gpu", "", 0, kAnyValues,
      "radix.wg=256 radix.items=24 radix.items_small=8 radix.items_local=32 radix.match=1 radix.onesweep=1 "
      "radix.regs=64 "
@@ -154,6 +156,9 @@ const Param k_params[] = {
     CLSORT_PARAM("segments.seq", segments.seq, 0, 65536, Check::range, "off"),
     CLSORT_PARAM("segments.seq_radix", segments.seq_radix, 0, 65536, Check::range, "off"),
     CLSORT_PARAM("segments.seq_wg", segments.seq_wg, 0, 256, Check::pow2_or_zero, "by device"),
+    CLSORT_PARAM("segments.radix", segments.radix, 0, 1u << 24, Check::range, "off"),
+    CLSORT_PARAM("segments.radix_regs", segments.radix_regs, 16, 255, Check::zero_or_range,
+                 "the compiler's choice"),
     CLSORT_PARAM("auto.small_n", automatic.small_n, 0, ~0ull, Check::range, ""),
     CLSORT_PARAM("host.chunk", host.chunk, 256, 1u << 30, Check::zero_or_range, "off"),
     CLSORT_PARAM("host.min", host.min, 0, ~0ull, Check::range, ""),

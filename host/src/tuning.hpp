@@ -111,6 +111,10 @@ struct SegmentsPolicy {
   // work-items per group of the one-work-item path; 0: by device (CPU devices 1, with up to 64 segments
   // each; others 64, one segment each, which stage their spans through local memory where seq <= 16)
   unsigned seq_wg = 0;
+  // longer than the bins take and up to this long: a radix sort per segment, one work-group each
+  // (kernels/radix_segments.cl), instead of chunks and merges; 0: never
+  unsigned radix = 0;
+  unsigned radix_regs = 0;  // register cap of that kernel (like radix.regs); 0: the compiler's choice
 };
 struct AutoPolicy {
   std::size_t small_n = 2048;  // up to this n, one work-group's bitonic sort; radix above

@@ -195,6 +195,23 @@ const Config kConfigs[] = {
      {40, 300},
      1,
      Mode::segments},
+    // Segments past the bins (16 keys) sorted by radix one work-group each (kernels/radix_segments.cl),
+    // over tiles of 32 keys: the 100-key segment spans four. The portable ranking, then the multisplit one
+    // over sub-groups emulated in local memory (4-bit digits: a work-item per digit), whose segments of
+    // one tile stay in local memory through every pass.
+    {"segments_radix",
+     Algorithm::automatic,
+     "segments.wg=8 segments.slots=64 segments.huge=1024 segments.radix=1024 radix.wg=8 radix.items=4",
+     {40, 300},
+     1,
+     Mode::segments},
+    {"segments_radix_match",
+     Algorithm::automatic,
+     "segments.wg=8 segments.slots=64 segments.huge=1024 segments.radix=1024 radix.cpu=0 radix.match=1 "
+     "radix.subgroups=3 radix.bits=4 radix.wg=16 radix.items=2",
+     {40, 300},
+     1,
+     Mode::segments},
 };
 
 int failures = 0;

@@ -7,7 +7,7 @@
 // SortPairs's values only as a permutation of each segment's). Not built by CMake (it needs nvcc and
 // CUB); tools/gpu_segments.sh builds it against the CCCL headers in .cccl:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -I<cccl> -o cub_segmented tools/probes/cub_segmented.cu
-//   cub_segmented [REPS] [log2 total]        (defaults: 20; 24)
+//   cub_segmented [REPS] [log2 total] [SHAPES]   (defaults: 20; 24; the four above, comma-separated)
 #include <cub/cub.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <cub/version.cuh>
@@ -129,6 +129,12 @@ int main(int argc, char** argv) {
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   std::printf("CUB %d.%d.%d on %s\n", CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION, prop.name);
   const std::size_t total = std::size_t(1) << log_total;
-  for (const char* shape : {"2^20x16", "2^16x256", "2^10x16384", "power_law"}) run(shape, total, reps);
+  // Shapes: argv[3], comma-separated, or the probe's four.
+  std::string shapes = argc > 3 ? argv[3] : "2^20x16,2^16x256,2^10x16384,power_law";
+  for (std::size_t at = 0; at <= shapes.size();) {
+    const std::size_t end = std::min(shapes.find(',', at), shapes.size());
+    run(shapes.substr(at, end - at), total, reps);
+    at = end + 1;
+  }
   return 0;
 }
