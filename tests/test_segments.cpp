@@ -5,7 +5,8 @@
 //
 // Most cases run on Sorters tuned to small local tiles and a low `huge` threshold (segments.slots=256,
 // segments.huge=1024), so that a few thousand keys reach every path: segments sorted in local memory or
-// one work-item each (segments.seq), chunks with merge passes, and whole-device sorts of huge segments.
+// one work-item each (segments.seq), chunks with merge passes, a radix sort per segment (segments.radix;
+// off for the other Sorters, so that chunks run on every device), and whole-device sorts of huge segments.
 #include <doctest/doctest.h>
 
 #include <clsort/clsort.h>
@@ -115,20 +116,21 @@ clsort::Sorter* tuned_sorter(const char* tuning) {
 // Local tiles of 256 slots (segments up to 64 keys): the GPU path, segments up to 16 keys one work-item
 // each in registers, 64 to a group that stages their span through local memory, longer ones in the tiles.
 clsort::Sorter& small_sorter() {
-  static clsort::Sorter* s =
-      tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=16,segments.seq_wg=64");
+  static clsort::Sorter* s = tuned_sorter(
+      "segments.slots=256,segments.huge=1024,segments.seq=16,segments.seq_wg=64,segments.radix=0");
   return *s;
 }
 // Every short segment through the tiles, from 2 keys.
 clsort::Sorter& tiles_sorter() {
-  static clsort::Sorter* s = tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=0");
+  static clsort::Sorter* s =
+      tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=0,segments.radix=0");
   return *s;
 }
 // Segments up to 64 keys sorted one work-item each (the CPU path): runs of 16 and merges below 32 keys,
 // the radix passes (segments.seq_radix) from 32.
 clsort::Sorter& sequential_sorter() {
-  static clsort::Sorter* s =
-      tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=64,segments.seq_radix=32");
+  static clsort::Sorter* s = tuned_sorter(
+      "segments.slots=256,segments.huge=1024,segments.seq=64,segments.seq_radix=32,segments.radix=0");
   return *s;
 }
 
@@ -321,7 +323,7 @@ TEST_CASE("segments: benchmark shapes, device tuning") {
 TEST_CASE("segments: the sequential path past the bins sorts each segment once") {
   const clsort::Sorter& base = shared_sorter();
   clsort::Sorter s(cl::CommandQueue(base.context(), base.device(), CL_QUEUE_PROFILING_ENABLE));
-  s.tune("segments.slots=256,segments.huge=1024,segments.seq=300");
+  s.tune("segments.slots=256,segments.huge=1024,segments.seq=300,segments.radix=0");
   const std::vector<std::uint32_t> input = make_keys<std::uint32_t>(Dist::few_unique, 20000, 0x5e9);
   std::vector<std::uint64_t> o{0};
   const std::size_t lengths[] = {5, 70, 150, 299, 300};

@@ -47,12 +47,12 @@ const Row k_table[] = {
     {"", "gpu", "", 0, kAnyValues, "radix.wg=256 radix.items=0 radix.match=1 radix.onesweep=1",
      "derived from the device, not measured"},
     // Segments of up to 16 keys: one work-item each, sorted in registers from a span staged through local
-    // memory, instead of bins in local memory. Segments past the bins and up to 32768 keys: a radix sort
-    // each, one work-group, instead of chunks and merges (up to 65536 was faster for those shapes too, but
-    // power-law lengths lost 20%: a long segment on one work-group ends last).
-    {"", "gpu", "", 0, kAnyValues, "segments.seq=16 segments.radix=32768",
+    // memory, instead of bins in local memory. Segments past the bins and up to 65536 keys: a radix sort
+    // each, one work-group, instead of chunks and merges. Power-law lengths lose 10-20% by it (a long segment
+    // on one work-group ends last), still 40x faster than CUB there.
+    {"", "gpu", "", 0, kAnyValues, "segments.seq=16 segments.radix=65536",
      "H100, 2026-11-26: 2^20 segments of 16 u32 keys 0.127 ms against 0.380 in bins, pairs 0.193 against "
-     "0.415; 2^9 segments of 32768 u32 keys 0.59 ms against 1.74 in chunks and merges"},
+     "0.415; 2^8 segments of 65536 u32 keys 0.60 ms against 1.89 in chunks and merges"},
     {"nvidia", "gpu", "", 0, kAnyValues,
      "radix.wg=256 radix.items=24 radix.items_small=8 radix.items_local=32 radix.match=1 radix.onesweep=1 "
      "radix.regs=64 "
