@@ -128,8 +128,8 @@ RadixPlan plan_radix_segments(const PlanInput& in) {
   RadixPlan p = plan_radix(gpu);
   p.program = radix_program(gpu, p, "radix_segments.cl");
   // Its own cap: a group keeps a whole segment's pass state beside its tile, and under the whole-array
-  // rows' caps the kernel spilled (H100, 2^10 segments of 16384 u32 keys: 0.93 ms at 64 registers, 0.43
-  // with the compiler's choice).
+  // rows' caps the kernel ran at half speed (H100, 2^10 segments of 16384 u32 keys: 0.93 ms at 64
+  // registers, 0.43 with the compiler's choice).
   p.program.register_cap = in.tuning.segments.radix_regs;
   return p;
 }
