@@ -163,8 +163,9 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   const cl::Event classified = run.finish();
   s.last = classified;
 
-  // One read for the state and the first large segments; more only where there are many.
-  constexpr std::size_t kFirstRead = 256;
+  // One read for the state and the first large segments; more only where there are many. (H100: the
+  // second read of 768 entries cost 13 us.)
+  constexpr std::size_t kFirstRead = 2048;
   std::vector<std::uint32_t> words(kStateWords + 2 * std::min<std::uint64_t>(cap, kFirstRead));
   const std::vector<cl::Event> after{classified};
   CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, 0, words.size() * 4, words.data(), &after));
@@ -184,20 +185,21 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   if (list.size() > have)
     CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, kStateWords * 4 + have * 8,
                                            (list.size() - have) * 8, list.data() + have));
-  std::sort(list.begin(), list.end(), [](const Large& a, const Large& b) { return a.start < b.start; });
+  // The device lists the large segments in any order. Sorting them costs the host 20-25 us per 1024 (H100
+  // host, 2^12 segments of 4096 keys: 0.1 ms a sort), so only the few that take chunks or a whole-device
+  // sort are put in start order, for neighbouring segments' chunks to lie side by side.
+  std::vector<Large> rest, radix_list;
+  for (const Large& l : list) (l.len <= plan.radix && l.len <= plan.huge ? radix_list : rest).push_back(l);
+  std::sort(rest.begin(), rest.end(), [](const Large& a, const Large& b) { return a.start < b.start; });
 
   // Chunks of the large segments up to `huge` keys (start, length, chunk offset, place in the scratch),
   // and those the radix kernel takes (start, length, place in the scratch, -) after them in the scratch.
   std::vector<std::uint32_t> chunks, radix;
-  std::vector<Large> huge, radix_list;
+  std::vector<Large> huge;
   std::uint32_t compact = 0, longest = 0;
-  for (const Large& l : list) {
+  for (const Large& l : rest) {
     if (l.len > plan.huge) {
       huge.push_back(l);
-      continue;
-    }
-    if (l.len <= plan.radix) {
-      radix_list.push_back(l);
       continue;
     }
     for (std::uint32_t at = 0; at < l.len; at += plan.span)
@@ -214,8 +216,12 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   // chunks' sorts write to the scratch.
   const cl_uint chunks_compact = passes & 1;
   // Longest first: work-groups start in order, and a long segment started last would end last alone.
-  std::stable_sort(radix_list.begin(), radix_list.end(),
-                   [](const Large& a, const Large& b) { return a.len > b.len; });
+  // Segments of one length need no sort.
+  const auto [shortest, longest_radix] = std::minmax_element(
+      radix_list.begin(), radix_list.end(), [](const Large& a, const Large& b) { return a.len < b.len; });
+  if (!radix_list.empty() && shortest->len != longest_radix->len)
+    std::sort(radix_list.begin(), radix_list.end(),
+              [](const Large& a, const Large& b) { return a.len > b.len; });
   for (const Large& l : radix_list) {
     radix.insert(radix.end(), {l.start, l.len, compact, 0});
     compact += l.len;
