@@ -10,7 +10,8 @@
 // keys; a pass whose digit is the same for every key of the segment moves nothing, and a segment that
 // the last moving pass left in the scratch is copied home. The segments' chunk sorts and merges (kernels/
 // segments.cl) took 1.58 ms for 2^10 segments of 16384 u32 keys on an H100, 0.41x CUB's
-// DeviceSegmentedSort, whose block-wide radix sort per segment this follows.
+// DeviceSegmentedSort, whose block-wide radix sort per segment this follows. With the multisplit ranking,
+// segments of one tile take radix_segment_tiles (below) instead, which keeps the tile in local memory.
 //
 // list[4 s]: segment s's start in keys (and values), its length, and its place in the compact scratch.
 
@@ -34,9 +35,9 @@ INLINE void count_segment(global const gkey_t* src, uint len, uint shift, uint k
 }
 
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_segments(
-    global gkey_t* keys, global gkey_t* tmp, VALUES(global value_t* values, global value_t* vtmp, )
-        global const uint* list,
-    uint kind, uint descending) {
+    global gkey_t* keys, global gkey_t* tmp,
+    VALUES(global value_t* values, global value_t* vtmp, ) global const uint* list, uint kind,
+    uint descending) {
   local uint cnt[2][RADIX];  // cnt[q & 1]: pass q's digit counts; the other, pass q + 1's as they come
   local uint next[RADIX];    // where digit d's next key goes in the segment
   local uint gofs[RADIX];    // for the tile in local memory: next[d] - the digit's start in the tile
@@ -55,7 +56,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
   global gkey_t* home = keys + e[0];
   global gkey_t* away = tmp + e[2];
   VALUES(global value_t* vhome = values + e[0]; global value_t* vaway = vtmp + e[2];)
-  uint flip = 0;       // 1: the keys sit in the scratch
+  uint flip = 0;         // 1: the keys sit in the scratch
   bool counted = false;  // cnt[pass & 1] holds this pass's counts
   for (uint pass = 0; pass < PASSES; ++pass) {
     const uint shift = RADIX_PASS_SHIFT(pass);
@@ -158,8 +159,8 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
 // scratch passes above it made those 50% slower (H100, 2^10 segments of 16384 u32 keys: 0.78 ms against
 // 0.52).
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_segment_tiles(
-    global gkey_t* keys, VALUES(global value_t* values, ) global const uint* list, uint first_entry, uint kind,
-    uint descending) {
+    global gkey_t* keys, VALUES(global value_t* values, ) global const uint* list, uint first_entry,
+    uint kind, uint descending) {
   RANK_LOCALS;
   global const uint* e = list + 4 * ((size_t)first_entry + get_group_id(0));
   const uint len = e[1];
@@ -179,7 +180,8 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (uint j = 0; j < RADIX_ITEMS; ++j) k[j] = lk[first + SG_LANES * j];  // load_keys' order
-    VALUES(exchange_values(v, to, lv); for (uint j = 0; j < RADIX_ITEMS; ++j) v[j] = lv[first + SG_LANES * j];)
+    VALUES(exchange_values(v, to, lv);
+           for (uint j = 0; j < RADIX_ITEMS; ++j) v[j] = lv[first + SG_LANES * j];)
     barrier(CLK_LOCAL_MEM_FENCE);  // the next pass's counters take these words
   }
 #pragma unroll
