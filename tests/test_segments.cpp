@@ -535,6 +535,21 @@ TEST_CASE("segments: bad arguments name the argument and change nothing") {
   auto offsets = [&](std::vector<std::uint32_t> o) { return device_buffer(s, o); };
   expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, offsets({0, 50, 40, 100}), 3); }), "offsets");
   expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, offsets({0, 50, 101}), 2); }), "offsets");
+  // Short segments beside bad ones: their kernel goes out before the host has read the offsets' check
+  // (GPUs, segments.seq <= 16), and must write nothing.
+  expect(thrown([&] {
+           s.sort_segments<std::uint32_t>(kb.buffer, offsets({0, 5, 16, 10, 100}), 4);
+         }),
+         "offsets");
+  expect(thrown([&] {
+           s.sort_segments<std::uint32_t>(kb.buffer, offsets({0, 5, 16, 30, 101}), 4);
+         }),
+         "offsets");
+  expect(thrown([&] {
+           s.sort_segments_by_key<std::uint32_t, std::uint64_t>(kb.buffer, vb.buffer, offsets({0, 9, 16, 60}),
+                                                                3);
+         }),
+         "values");  // 400 bytes hold 50 values of 8 bytes
   expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, offsets({7, 3}), 1); }), "offsets");
   expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, offsets({0, 50, 100}), 3); }), "offsets");
   expect(thrown([&] {

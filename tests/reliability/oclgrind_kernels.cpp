@@ -195,6 +195,14 @@ const Config kConfigs[] = {
      {40, 300},
      1,
      Mode::segments},
+    // The GPU path for segments of up to 16 keys: one work-item each, 8 to a group staging their span
+    // through local memory, launched before the host reads the classification back.
+    {"segments_staged",
+     Algorithm::automatic,
+     "segments.wg=8 segments.slots=64 segments.huge=1024 segments.seq=16 segments.seq_wg=8",
+     {300},
+     1,
+     Mode::segments},
     // Segments past the bins (16 keys) sorted by radix one work-group each (kernels/radix_segments.cl),
     // over tiles of 32 keys: the 100-key segment spans four. The portable ranking, then the multisplit one
     // over sub-groups emulated in local memory (4-bit digits: a work-item per digit), whose segments of
