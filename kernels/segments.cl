@@ -41,9 +41,8 @@ typedef uint offset_t;
 #define ST_LARGE 1  // segments longer than SEG_BIN and seq, listed as (start, length) after the state words
 #define ST_FIRST 2  // offsets[0]
 #define ST_LAST 3   // offsets[num]
-#define ST_LOCAL 4   // 1: some segment is for the bins of seg_local (seq < length <= SEG_BIN)
-#define ST_VALUES 5  // 1: offsets[num] is past the values (value_limit)
-#define ST_WORDS 6   // the large segments' list starts 8-byte aligned
+#define ST_LOCAL 4  // 1: some segment is for the bins of seg_local (seq < length <= SEG_BIN)
+#define ST_WORDS 6  // the large segments' list starts 8-byte aligned
 
 kernel void seg_clear(global uint* state) {
   const uint i = get_global_id(0);
@@ -52,8 +51,8 @@ kernel void seg_clear(global uint* state) {
 
 // One work-item per segment: checks its offsets and lists it if it is large (longer than the bins take,
 // and than seg_sequential takes: `seq` may exceed SEG_BIN).
-kernel void seg_classify(global const offset_t* off, uint num, ulong limit, ulong value_limit, uint seq,
-                         global uint* state, uint large_cap) {
+kernel void seg_classify(global const offset_t* off, uint num, ulong limit, uint seq, global uint* state,
+                         uint large_cap) {
   global uint* large = state + ST_WORDS;  // after the state words: the host reads both at once
   local uint any_local;  // a segment for the bins: one global atomic per group, not per segment
   const uint i = get_global_id(0);
@@ -63,7 +62,6 @@ kernel void seg_classify(global const offset_t* off, uint num, ulong limit, ulon
     const ulong a = off[i], b = off[i + 1];
     if (i == 0) state[ST_FIRST] = (uint)min(a, (ulong)0xFFFFFFFFu);
     if (i == num - 1) state[ST_LAST] = (uint)min(b, (ulong)0xFFFFFFFFu);
-    if (i == num - 1 && b > value_limit) state[ST_VALUES] = 1;
     if (b < a || b > limit || (i == 0 && a > limit)) {
       atomic_min(&state[ST_BAD], i);
     } else {
@@ -230,7 +228,7 @@ kernel void seg_sequential(global gkey_t* keys,
                            global value_t* values, global value_t* vtmp,
 #endif
                            global gkey_t* tmp, global const offset_t* off, uint num, uint seq, uint each,
-                           uint kind, uint descending, global const uint* state) {
+                           uint kind, uint descending) {
 #if SEG_SEQ_STAGE
   // GPUs: one segment of at most SEG_RUN keys per work-item, SEG_SEQ_STAGE work-items to a group (each is
   // 1). The group's segments lie back to back; where all are that short, their span moves through local
@@ -239,19 +237,13 @@ kernel void seg_sequential(global gkey_t* keys,
   local ukey_t stage[SEG_SEQ_STAGE * (SEG_RUN + 1)];
   WITH_VALUES(local value_t vstage[SEG_SEQ_STAGE * (SEG_RUN + 1)];)
   local uint staged;
-#endif
-  // On GPUs this runs before the host has read the classification back (host/src/segments.cpp): where the
-  // offsets are bad it leaves everything as it was. Not by returning here: PoCL 3.1 corrupted memory
-  // with a return before the staging's barriers, though the whole group takes it.
-  const bool bad = state[ST_BAD] != 0xFFFFFFFFu || state[ST_VALUES];
-#if SEG_SEQ_STAGE
   {
 #define SEG_SKEW(p) ((p) + (p) / SEG_RUN)
     const uint lid = get_local_id(0), first = get_group_id(0) * SEG_SEQ_STAGE;
     const uint last = min(num, first + SEG_SEQ_STAGE), s = first + lid;
     const uint base = (uint)off[first], span = (uint)off[last] - base;
     const uint a = s < num ? (uint)off[s] - base : 0, len = s < num ? (uint)off[s + 1] - base - a : 0;
-    if (lid == 0) staged = !bad && span <= SEG_SEQ_STAGE * SEG_RUN;
+    if (lid == 0) staged = span <= SEG_SEQ_STAGE * SEG_RUN;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (len > seq || len > SEG_RUN) atomic_and(&staged, 0u);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -293,7 +285,6 @@ kernel void seg_sequential(global gkey_t* keys,
 #undef SEG_SKEW
   }
 #endif
-  if (bad) return;  // no barrier follows
   const uint s0 = get_global_id(0) * each, s1 = min(num, s0 + each);
   for (uint s = s0; s < s1; ++s) {
     const uint a = (uint)off[s], len = (uint)(off[s + 1] - off[s]);

@@ -535,8 +535,7 @@ TEST_CASE("segments: bad arguments name the argument and change nothing") {
   auto offsets = [&](std::vector<std::uint32_t> o) { return device_buffer(s, o); };
   expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, offsets({0, 50, 40, 100}), 3); }), "offsets");
   expect(thrown([&] { s.sort_segments<std::uint32_t>(kb.buffer, offsets({0, 50, 101}), 2); }), "offsets");
-  // Short segments beside bad ones: their kernel goes out before the host has read the offsets' check
-  // (GPUs, segments.seq <= 16), and must write nothing.
+  // Short segments beside bad ones: nothing may be sorted before the offsets' check comes back.
   expect(thrown([&] {
            s.sort_segments<std::uint32_t>(kb.buffer, offsets({0, 5, 16, 10, 100}), 4);
          }),

@@ -158,8 +158,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   detail::set_args(clear, state);
   run.launch(clear, kStateWords, kStateWords, "seg_clear");
   const cl_uint seq = plan.seq >= 2 ? plan.seq : 1;
-  detail::set_args(classify, offsets, cl_uint(num), cl_ulong(limit), cl_ulong(values ? value_limit : limit),
-                   seq, state, cl_uint(cap));
+  detail::set_args(classify, offsets, cl_uint(num), cl_ulong(limit), seq, state, cl_uint(cap));
   run.launch(classify, num, 64, "seg_classify");
   const cl::Event classified = run.finish();
   s.last = classified;
@@ -169,39 +168,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   constexpr std::size_t kFirstRead = 2048;
   std::vector<std::uint32_t> words(kStateWords + 2 * std::min<std::uint64_t>(cap, kFirstRead));
   const std::vector<cl::Event> after{classified};
-  cl::Event read;
-  CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_FALSE, 0, words.size() * 4, words.data(), &after, &read));
-  struct WaitForRead {  // `words` outlives the read, whatever throws before the wait below
-    cl::Event& e;
-    ~WaitForRead() { e.wait(); }
-  } wait_for_read{read};
-  // Segments of up to 16 keys (GPUs) need no scratch and no plan from the host: their kernel goes out
-  // before the host waits for the read, and checks the offsets itself (bad ones: it writes nothing). The
-  // host's turnaround was a fifth of 2^20 segments of 16 keys (H100: seg_sequential started 30 us after
-  // seg_classify ended, of 0.13 ms).
-  const bool early = plan.seq >= 2 && plan.seq <= 16 && !(plan.seq_radix >= 2 && plan.seq >= plan.seq_radix);
-  const cl_uint kind = run.kind, desc = descending;
-  cl::Buffer stmp, svtmp;
-  auto launch_sequential = [&](detail::Run& r) {
-    // Few long segments (2^24 keys in segments of 16384: 1024) would leave cores idle at 64 a work-item.
-    const std::size_t spread = std::size_t(s.facts.compute_units) * 8;
-    const cl_uint each = cl_uint(std::clamp<std::size_t>(num / spread, 1, plan.seq_each));
-    if (values)
-      detail::set_args(sequential, keys, *values, svtmp, stmp, offsets, cl_uint(num), seq, each, kind, desc,
-                       state);
-    else
-      detail::set_args(sequential, keys, stmp, offsets, cl_uint(num), seq, each, kind, desc, state);
-    r.launch(sequential, (num + each - 1) / each, plan.seq_local, "seg_sequential");
-  };
-  cl::Event short_done;
-  if (early) {
-    stmp = run.scratch(detail::kSegSeqKeys, 64);
-    if (values) svtmp = run.scratch(detail::kSegSeqValues, 64);
-    detail::Run early_run(s, queue, type, descending, keys, values, value_bytes, 0, {classified});
-    launch_sequential(early_run);
-    s.last = short_done = early_run.finish();
-  }
-  CLSORT_CHECK(read.wait());
+  CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, 0, words.size() * 4, words.data(), &after));
   const std::uint32_t* st = words.data();
   if (st[0] != 0xFFFFFFFFu)
     detail::throw_argument_error("offsets", "segment " + std::to_string(st[0]) +
@@ -266,7 +233,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   for (const Large& l : huge) huge_len = std::max(huge_len, l.len);
   const std::size_t kb = key_size(type);
 
-  // Every buffer before the first command that writes (but the short segments' kernel, which needs none).
+  // Every buffer before the first command that writes.
   cl::Buffer table = run.scratch(detail::kSegChunks, std::max<std::size_t>(chunks.size() * 4, 16));
   cl::Buffer bin_first = run.scratch(detail::kSegBins, std::size_t(nbins + 1) * 4);
   cl::Buffer ckeys, cvalues, hkeys, hvalues;
@@ -276,10 +243,11 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     if (values) cvalues = run.scratch(detail::kSegValues, std::size_t(compact) * value_bytes);
   }
   // seg_sequential's merges and radix passes: as many positions as the keys (at most `limit`)
-  if (!early && (plan.seq > 16 || (plan.seq_radix >= 2 && plan.seq >= plan.seq_radix))) {
+  cl::Buffer stmp, svtmp;
+  if (plan.seq > 16 || (plan.seq_radix >= 2 && plan.seq >= plan.seq_radix)) {
     stmp = run.scratch(detail::kSegSeqKeys, std::size_t(last) * kb);
     if (values) svtmp = run.scratch(detail::kSegSeqValues, std::size_t(last) * value_bytes);
-  } else if (!early && plan.seq >= 2) {
+  } else if (plan.seq >= 2) {
     stmp = run.scratch(detail::kSegSeqKeys, 64);
     if (values) svtmp = run.scratch(detail::kSegSeqValues, 64);
   }
@@ -287,9 +255,8 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     hkeys = run.scratch(detail::kSegHugeKeys, std::size_t(huge_len) * kb);
     if (values) hvalues = run.scratch(detail::kSegHugeValues, std::size_t(huge_len) * value_bytes);
   }
-  std::vector<cl::Event> before_sorts{classified};
-  if (early) before_sorts.push_back(short_done);  // so that the call's event covers it
-  detail::Run sorts(s, queue, type, descending, keys, values, value_bytes, 0, std::move(before_sorts));
+  const cl_uint kind = run.kind, desc = descending;
+  detail::Run sorts(s, queue, type, descending, keys, values, value_bytes, 0, {classified});
   if (!chunks.empty()) {
     // The host copy lives in the Sorter until the next call, which first waits for this one's commands.
     s.segment_chunks.swap(chunks);
@@ -317,7 +284,16 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
       sorts.launch(sort, ntiles * wg, wg, "radix_segment_tiles");
     }
   }
-  if (plan.seq >= 2 && !early) launch_sequential(sorts);
+  if (plan.seq >= 2) {
+    // Few long segments (2^24 keys in segments of 16384: 1024) would leave cores idle at 64 a work-item.
+    const std::size_t spread = std::size_t(s.facts.compute_units) * 8;
+    const cl_uint each = cl_uint(std::clamp<std::size_t>(num / spread, 1, plan.seq_each));
+    if (values)
+      detail::set_args(sequential, keys, *values, svtmp, stmp, offsets, cl_uint(num), seq, each, kind, desc);
+    else
+      detail::set_args(sequential, keys, stmp, offsets, cl_uint(num), seq, each, kind, desc);
+    sorts.launch(sequential, (num + each - 1) / each, plan.seq_local, "seg_sequential");
+  }
   if (nbins) {
     detail::set_args(bins, offsets, cl_uint(num), state, bin_first, cl_uint(nbins));
     sorts.launch(bins, std::size_t(nbins + 1), 64, "seg_bins");

@@ -196,7 +196,7 @@ const Config kConfigs[] = {
      1,
      Mode::segments},
     // The GPU path for segments of up to 16 keys: one work-item each, 8 to a group staging their span
-    // through local memory, launched before the host reads the classification back.
+    // through local memory.
     {"segments_staged",
      Algorithm::automatic,
      "segments.wg=8 segments.slots=64 segments.huge=1024 segments.seq=16 segments.seq_wg=8",
