@@ -5,9 +5,10 @@
 //  - local: seq < len <= SEG_BIN. Work-group b takes every local segment that starts within
 //    [first + b * SEG_BIN, first + (b + 1) * SEG_BIN), so its elements lie in a span of 2 * SEG_BIN, and
 //    sorts them together in local memory (seg_local).
-//  - large: SEG_BIN < len <= the host's `huge` threshold. Chunks of SEG_SPAN keys are sorted like local
-//    segments (seg_local again, one chunk per work-group), then merged pairwise (seg_merge) until each
-//    segment is one run.
+//  - large: SEG_BIN < len <= the host's `huge` threshold. Up to segments.radix keys (GPUs), a radix sort
+//    each, one work-group per segment (kernels/radix_segments.cl, a program of the radix sort's files).
+//    Longer ones: chunks of SEG_SPAN keys sorted like local segments (seg_local again, one chunk per
+//    work-group), then merged pairwise (seg_merge) until each segment is one run.
 //  - huge: the host sorts each by the library's whole-device sort.
 // The local sort pads each segment to a power of two P (its slot block, P-aligned: blocks are laid out
 // from the largest P down) and runs a bitonic network of the variant that leaves every block ascending.

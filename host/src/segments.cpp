@@ -1,8 +1,10 @@
 // Segmented sort (Sorter::sort_segments): argument validation, the host data path, and the commands of
 // one call (kernels/segments.cl). The device checks the offsets and lists the segments too long for one
 // work-group's local memory; the host reads that list back once (a few words per long segment), then
-// enqueues the local sorts of every short segment and every chunk of the long ones, the merge passes of
-// the long ones, and one whole-device sort per huge segment.
+// enqueues the sorts of every short segment (one work-item each, or many to a work-group in local
+// memory), a radix sort per long segment up to segments.radix keys (one work-group each,
+// kernels/radix_segments.cl), the chunks and merge passes of the longer ones, and one whole-device sort
+// per huge segment.
 //
 // The read-back is the price of not scanning the offsets on the host: the host has to know how many
 // work-groups and merge passes to launch and which segments need a sort of their own. Reading every
