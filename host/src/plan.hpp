@@ -122,7 +122,11 @@ using Plan = std::variant<RadixPlan, BitonicPlan, MergePlan, SelectionPlan, OddE
 RadixPlan plan_radix(const PlanInput& in);
 /// The radix sort of long segments, one work-group each (kernels/radix_segments.cl): the ranking and tile
 /// of the device's whole-array radix sort, on any device (a CPU device's is the portable ranking).
-RadixPlan plan_radix_segments(const PlanInput& in);
+struct SegmentsRadixPlan {
+  RadixPlan radix;           // radix.program: radix_segments, segments of several tiles
+  ProgramSpec tile_program;  // radix_segment_tiles, segments of one tile (multisplit ranking only)
+};
+SegmentsRadixPlan plan_radix_segments(const PlanInput& in);
 BitonicPlan plan_bitonic(const PlanInput& in);
 MergePlan plan_merge(const PlanInput& in);
 SelectionPlan plan_selection(const PlanInput& in);

@@ -35,11 +35,9 @@ struct SegmentsPlan {
   unsigned seq_each = 1, seq_local = 64;
   // Segments longer than `bin` and up to `radix` keys: one work-group's radix sort each (0: none).
   std::uint32_t radix = 0;
-  detail::RadixPlan radix_plan;
-  // With the multisplit ranking, segments of one tile take a kernel of their own (radix_segment_tiles),
-  // under the whole-array sort's register cap.
-  std::uint32_t radix_tile = 0;  // 0: no such kernel
-  detail::ProgramSpec radix_tile_program;
+  detail::SegmentsRadixPlan radix_plan;
+  // With the multisplit ranking, segments of up to one tile take radix_segment_tiles; 0: none do.
+  std::uint32_t radix_tile = 0;
 };
 
 SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_bytes, unsigned offset_bytes,
@@ -67,11 +65,7 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
     const detail::PlanInput keys{s.facts, t, kb, value_bytes,
                                  std::uint32_t(std::min<std::uint64_t>(limit, kMaxPosition))};
     p.radix_plan = detail::plan_radix_segments(keys);
-    if (p.radix_plan.multisplit) {
-      p.radix_tile = p.radix_plan.tile;
-      p.radix_tile_program = p.radix_plan.program;
-      p.radix_tile_program.register_cap = t.radix.regs;
-    }
+    if (p.radix_plan.radix.multisplit) p.radix_tile = p.radix_plan.radix.tile;
   }
   p.program.files = {"segments.cl"};
   p.program.defines = detail::width_defines(in);
@@ -267,9 +261,9 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   if (nradix) {
     s.segment_radix.swap(radix);
     sorts.write(rtable, s.segment_radix.data(), s.segment_radix.size() * 4, "seg_radix_list");
-    const std::size_t wg = plan.radix_plan.wg;
+    const std::size_t wg = plan.radix_plan.radix.wg;
     if (nradix > ntiles) {
-      cl::Kernel sort = sorts.kernel(plan.radix_plan.program, "radix_segments");
+      cl::Kernel sort = sorts.kernel(plan.radix_plan.radix.program, "radix_segments");
       if (values)
         detail::set_args(sort, keys, ckeys, *values, cvalues, rtable, kind, desc);
       else
@@ -277,7 +271,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
       sorts.launch(sort, (nradix - ntiles) * wg, wg, "radix_segments");
     }
     if (ntiles) {
-      cl::Kernel sort = sorts.kernel(plan.radix_tile_program, "radix_segment_tiles");
+      cl::Kernel sort = sorts.kernel(plan.radix_plan.tile_program, "radix_segment_tiles");
       const cl_uint first_entry = cl_uint(nradix - ntiles);
       if (values)
         detail::set_args(sort, keys, *values, rtable, first_entry, kind, desc);

@@ -120,17 +120,19 @@ RadixPlan plan_radix(const PlanInput& in) {
   return p;
 }
 
-RadixPlan plan_radix_segments(const PlanInput& in) {
+SegmentsRadixPlan plan_radix_segments(const PlanInput& in) {
   Tuning t = in.tuning;
   t.radix.cpu = 0;
   t.radix.onesweep = 0;
   const PlanInput gpu{in.device, t, in.key_bytes, in.value_bytes, in.n};
-  RadixPlan p = plan_radix(gpu);
-  p.program = radix_program(gpu, p, "radix_segments.cl");
-  // Its own cap: a group keeps a whole segment's pass state beside its tile, and under the whole-array
-  // rows' caps the kernel ran at half speed (H100, 2^10 segments of 16384 u32 keys: 0.93 ms at 64
-  // registers, 0.43 with the compiler's choice).
-  p.program.register_cap = in.tuning.segments.radix_regs;
+  SegmentsRadixPlan p{plan_radix(gpu), {}};
+  p.radix.program = radix_program(gpu, p.radix, "radix_segments.cl");
+  // The one-tile kernel holds a tile's state, as the whole-array pass does, and takes the row's cap.
+  if (p.radix.multisplit) p.tile_program = p.radix.program;
+  // The multi-tile kernel its own: a group keeps a whole segment's pass state beside its tile, and under
+  // the whole-array rows' caps it ran at half speed (H100, 2^10 segments of 16384 u32 keys: 0.93 ms at
+  // 64 registers, 0.43 with the compiler's choice).
+  p.radix.program.register_cap = in.tuning.segments.radix_regs;
   return p;
 }
 
