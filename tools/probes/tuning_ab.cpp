@@ -6,8 +6,10 @@
 // to back on keys already on the device, and prints the median. The keys (the bench's random keys, so
 // finite floats) are made once per (type, n) and shared by the variants. Every output is checked in O(n),
 // as a full reference sort of 2^28 keys would take longer than the sorts: sorted, the same bit patterns
-// (sum and xor), and with --values each value (its key's input index) still names its key. With --profile the
-// Sorters time their kernels (a profiling queue) and the Onesweep histogram and passes are printed too.
+// (sum and xor), and with --values each value (its key's input index) still names its key. Each row also
+// gives the median time the sort call took to return (the host's enqueueing, before the wait). With
+// --profile the Sorters time their kernels (a profiling queue) and the Onesweep histogram and passes are
+// printed too.
 //
 //   clsort_probe_tuning --types u32,f32 --sizes 2^24,2^26 --variant "" --variant "radix.items=20" --rounds 2
 //   clsort_probe_tuning --values --sizes 2^24 --variant "" --variant "radix.items=28"
@@ -34,7 +36,7 @@ using clsort::KeyType;
 using clsort_cli::visit_key_type;
 
 struct Timing {
-  double ms = 0, histogram_ms = 0, passes_ms = 0;
+  double ms = 0, enqueue_ms = 0, histogram_ms = 0, passes_ms = 0;
   bool ok = false;
 };
 
@@ -82,17 +84,19 @@ Timing time_sorts(clsort::Sorter& s, const Input& in, bool values, int reps) {
     vwork = cl::Buffer(s.context(), CL_MEM_READ_WRITE, n * 4);
     q.enqueueWriteBuffer(vsrc, CL_TRUE, 0, n * 4, index.data());
   }
-  std::vector<double> ts, hist, passes;
+  std::vector<double> ts, enq, hist, passes;
   for (int r = 0; r < reps + 2; ++r) {  // two warm-ups: builds, the Onesweep self-test, first touches
     q.enqueueCopyBuffer(src, work, 0, 0, key_bytes);
     if (values) q.enqueueCopyBuffer(vsrc, vwork, 0, 0, n * 4);
     q.finish();
     const auto t0 = std::chrono::steady_clock::now();
     cl::Event e = values ? s.sort_by_key<K, std::uint32_t>(work, vwork, n) : s.sort<K>(work, n);
+    const auto returned = std::chrono::steady_clock::now();
     e.wait();
     const auto t1 = std::chrono::steady_clock::now();
     if (r < 2) continue;
     ts.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    enq.push_back(std::chrono::duration<double, std::milli>(returned - t0).count());
     double hm = 0, pm = 0;
     for (const auto& kt : s.last_profile()) {
       if (kt.name == "radix_onesweep_histogram")
@@ -115,7 +119,7 @@ Timing time_sorts(clsort::Sorter& s, const Input& in, bool values, int reps) {
     xor_ ^= b;
     if (values && (index[i] >= n || key_bits(&in.keys[index[i] * sizeof(K)], sizeof(K)) != b)) ok = false;
   }
-  return {median(ts), median(hist), median(passes), ok && sum == in.sum && xor_ == in.xor_};
+  return {median(ts), median(enq), median(hist), median(passes), ok && sum == in.sum && xor_ == in.xor_};
 }
 
 }  // namespace
@@ -177,6 +181,7 @@ int main(int argc, char** argv) {
             std::printf("round %d %s%s %-6s %-45s %9.4f ms %8.2f Gkeys/s", round, name.c_str(),
                         values ? "+u32" : "    ", clsort_cli::format_n(n).c_str(),
                         variants[i].empty() ? "(row)" : variants[i].c_str(), t.ms, double(n) / t.ms / 1e6);
+            std::printf("  enqueue %.4f ms", t.enqueue_ms);
             if (profile) std::printf("  histogram %.4f ms, passes %.4f ms", t.histogram_ms, t.passes_ms);
             std::printf("  %s\n", t.ok ? "ok" : "WRONG");
             std::fflush(stdout);
