@@ -420,6 +420,37 @@ TEST_CASE("plan, choose and names") {
   CHECK(clsort::max_n(Algorithm::selection) < clsort::max_n(Algorithm::radix));
 }
 
+// A Sorter keeps each shape's plan for the next call (Sorter::Impl::plans); tune() must drop them, and a bit
+// range or another width must not take a plan made without it.
+TEST_CASE("kept plans follow tune() and the sort's shape") {
+  clsort::Sorter s(cl::CommandQueue(shared_sorter().context(), shared_sorter().device()));
+  s.tune("radix.cpu=0,radix.onesweep=0,radix.match=0,radix.wg=64,radix.items=4");
+  const std::size_t n = 5001;
+  const clsort::Options radix{Order::ascending, Algorithm::radix};
+  std::mt19937 rng(7);
+  std::vector<std::uint32_t> keys(n);
+  auto sort_and_check = [&] {
+    for (auto& k : keys) k = std::uint32_t(rng());
+    std::vector<std::uint32_t> expected(keys);
+    std::sort(expected.begin(), expected.end());
+    s.sort(keys, radix);
+    CHECK(keys == expected);
+  };
+  sort_and_check();
+  const std::string first = s.plan(KeyType::u32, n, 0, radix).shape;
+  CHECK(first.find("tiles of 64 x 4") != std::string::npos);
+  s.tune("radix.items=6");
+  CHECK(s.plan(KeyType::u32, n, 0, radix).shape.find("tiles of 64 x 6") != std::string::npos);
+  sort_and_check();
+  clsort::Options range = radix;
+  range.begin_bit = 8;
+  range.end_bit = 20;
+  CHECK(s.plan(KeyType::u32, n, 0, range).shape.find("over bits [8, 20)") != std::string::npos);
+  CHECK(s.plan(KeyType::u32, n, 0, radix).shape.find("over bits") == std::string::npos);
+  CHECK(s.plan(KeyType::u32, n, 4, radix).build_options.find("-DVALUE_BYTES=4") != std::string::npos);
+  CHECK(s.plan(KeyType::u32, n, 0, radix).build_options.find("-DVALUE_BYTES=0") != std::string::npos);
+}
+
 // ---- Non-default tuning ------------------------------------------------------------------------------
 
 enum TypeMask : unsigned { kU32 = 1, kF32 = 2, kI64 = 4, kF64 = 8, kAllTypes = 15 };

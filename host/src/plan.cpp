@@ -20,6 +20,16 @@ std::string Defines::options() const {
   return s;
 }
 
+const std::string& ProgramSpec::key() const {
+  if (key_.text.empty()) {
+    std::string k = defines.options() + "|" + std::to_string(register_cap);
+    for (const std::string& f : files) k += "|" + f;
+    if (!inline_source.empty()) k += "|inline:" + inline_source;
+    key_.text = std::move(k);
+  }
+  return key_.text;
+}
+
 Defines width_defines(const PlanInput& in) {
   Defines d;
   d.set("KEY_BITS", in.key_bytes * 8).set("VALUE_BYTES", in.value_bytes);

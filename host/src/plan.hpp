@@ -34,6 +34,24 @@ struct ProgramSpec {
   Defines defines;
   unsigned register_cap = 0;
   std::string inline_source;
+
+  /// Everything above as one string: the program's name in the Sorter's kernel table and in the Onesweep
+  /// self-test's results. Made at the first call and kept, since a sort's host time counts at small n
+  /// (building it took a few µs of every call); so fields must not change after it. A copy starts
+  /// without it, so a spec copied from a plan and then changed gets its own.
+  const std::string& key() const;
+
+ private:
+  struct Memo {
+    std::string text;
+    Memo() = default;
+    Memo(const Memo&) {}
+    Memo& operator=(const Memo&) {
+      text.clear();
+      return *this;
+    }
+  };
+  mutable Memo key_;
 };
 
 /// What every plan function reads.

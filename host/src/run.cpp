@@ -47,20 +47,17 @@ Run::Run(Sorter::Impl& sorter, Queue queue, KeyType key_type, bool desc, cl::Buf
       deps_(std::move(wait)) {}
 
 cl::Kernel Run::kernel(const ProgramSpec& program, const std::string& name) {
-  const std::string options = program.defines.options();
-  std::string key = name + "|" + options + "|" + std::to_string(program.register_cap);
-  for (const std::string& f : program.files) key += "|" + f;
-  if (!program.inline_source.empty()) key += "|inline:" + program.inline_source;
-  auto it = s.kernels.find(key);
-  if (it != s.kernels.end()) return it->second;
+  auto& by_name = s.kernels[program.key()];
+  auto it = by_name.find(name);
+  if (it != by_name.end()) return it->second;
   std::vector<std::string> files{"common.cl"};
   files.insert(files.end(), program.files.begin(), program.files.end());
-  cl::Program built =
-      get_program(s.context, s.device, files, options, program.register_cap, program.inline_source);
+  cl::Program built = get_program(s.context, s.device, files, program.defines.options(), program.register_cap,
+                                  program.inline_source);
   cl_int status = CL_SUCCESS;
   cl::Kernel k(built, name.c_str(), &status);
   if (status != CL_SUCCESS) throw_cl_error(status, ("clCreateKernel(" + name + ")").c_str());
-  s.kernels.emplace(key, k);
+  by_name.emplace(name, k);
   return k;
 }
 

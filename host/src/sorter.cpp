@@ -85,13 +85,19 @@ void check_fits(const Sorter& sorter, KeyType type, std::size_t n, std::size_t v
         {}, Error::Kind::out_of_memory);
 }
 
-// The plan of one sort: the fitted tuning for its widths, then the algorithm's plan function.
-detail::Plan plan_of(const Sorter::Impl& s, Algorithm algorithm, KeyType type, std::size_t n,
-                     std::size_t value_bytes, const Options& options) {
+// The plan of one sort: the fitted tuning for its widths, then the algorithm's plan function; kept for
+// the next call of the same shape (Sorter::Impl::plans).
+std::shared_ptr<const detail::Plan> plan_of(const Sorter::Impl& s, Algorithm algorithm, KeyType type,
+                                            std::size_t n, std::size_t value_bytes, const Options& options) {
   const unsigned kb = unsigned(key_size(type)), vb = unsigned(detail::carried_width(value_bytes));
-  const detail::PlanInput in{s.facts,           s.tuning(kb, vb), kb, vb, std::uint32_t(std::min(n, kMax32)),
-                             options.begin_bit, options.end_bit};
-  return detail::make_plan(algorithm, in);
+  const std::uint32_t n32 = std::uint32_t(std::min(n, kMax32));
+  const Sorter::Impl::PlanKey key{int(algorithm), kb, vb, n32, options.begin_bit, options.end_bit};
+  if (auto it = s.plans.find(key); it != s.plans.end()) return it->second;
+  const detail::PlanInput in{s.facts, s.tuning(kb, vb), kb, vb, n32, options.begin_bit, options.end_bit};
+  auto plan = std::make_shared<const detail::Plan>(detail::make_plan(algorithm, in));
+  if (s.plans.size() >= Sorter::Impl::kMaxPlans) s.plans.clear();
+  s.plans.emplace(key, plan);
+  return plan;
 }
 
 // A host sort on a CPU device whose plan is the radix CPU shape runs in the caller's arrays themselves
@@ -105,8 +111,8 @@ bool sort_host_zero_copy(Sorter::Impl& s, KeyType type, const void* keys_in, voi
   if (s.facts.type != "cpu" || n < 2 || n > kMax32) return false;
   if (values && !detail::carried_by_passes(value_bytes)) return false;
   if (detail::needs_split(s, type, n, value_bytes, options)) return false;
-  const detail::Plan plan = plan_of(s, options.algorithm, type, n, value_bytes, options);
-  const auto* radix = std::get_if<detail::RadixPlan>(&plan);
+  const auto plan = plan_of(s, options.algorithm, type, n, value_bytes, options);
+  const auto* radix = std::get_if<detail::RadixPlan>(plan.get());
   if (!radix || radix->shape != detail::RadixPlan::Shape::cpu) return false;
   const std::size_t kb = key_size(type);
   // The kernels load whole keys and values: an array off its type's alignment (a NumPy view at an odd
@@ -132,7 +138,7 @@ bool sort_host_zero_copy(Sorter::Impl& s, KeyType type, const void* keys_in, voi
                   values ? &vbuf : nullptr, unsigned(value_bytes), std::uint32_t(n), std::move(deps));
   if (keys_in != keys) run.source = &in;
   try {
-    detail::execute(run, plan);
+    detail::execute(run, *plan);
     cl::Event done = run.finish();
     // Where the runtime copied after all, mapping brings the result back; where it did not, it is free.
     // The sort is waited for on the host first: a map that waited for it on the queue took 4.5 ms longer
@@ -270,8 +276,8 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
   const Impl& s = *impl_;
   SortPlan p;
   p.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
-  const detail::Plan plan = plan_of(s, p.algorithm, type, n, value_bytes, options);
-  p.shape = detail::describe(plan);
+  const auto plan = plan_of(s, p.algorithm, type, n, value_bytes, options);
+  p.shape = detail::describe(*plan);
   Options split = options;
   split.algorithm = p.algorithm;
   if (detail::needs_split(s, type, n, value_bytes, split))
@@ -283,7 +289,7 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
   else if (detail::widened(value_bytes))
     p.shape += "; values of " + std::to_string(value_bytes) + " bytes ride the passes widened to " +
                std::to_string(detail::carried_width(value_bytes));
-  p.build_options = detail::build_options(plan);
+  p.build_options = detail::build_options(*plan);
   const detail::Tuning& t = s.tuning(unsigned(key_size(type)), unsigned(detail::carried_width(value_bytes)));
   p.tuning_row = t.row;
   p.tuning = t.describe();
@@ -315,6 +321,7 @@ void Sorter::tune(const std::string& overrides) {
   detail::Tuning().apply(overrides, "tune");  // a bad string changes nothing
   impl_->overrides = detail::merge_overrides(impl_->overrides, overrides);
   impl_->fitted.clear();
+  impl_->plans.clear();
 }
 
 std::vector<KernelTime> Sorter::last_profile() const {
@@ -587,7 +594,7 @@ cl::Event enqueue_sort_whole(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
   if (s.last()) deps.push_back(s.last);
   Run run(s, {s.queue, s.profiling, s.in_order}, type, options.order == Order::descending, keys, values,
           unsigned(value_bytes), std::uint32_t(n), std::move(deps));
-  if (n > 1) execute(run, plan_of(s, algorithm, type, n, value_bytes, options));
+  if (n > 1) execute(run, *plan_of(s, algorithm, type, n, value_bytes, options));
   s.last = run.finish();
   return s.last;
 }

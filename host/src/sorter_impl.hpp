@@ -6,12 +6,14 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "check.hpp"
 #include "clsort/clsort.hpp"
 #include "copy_pool.hpp"
+#include "plan.hpp"
 #include "tuning.hpp"
 
 namespace clsort {
@@ -42,9 +44,17 @@ struct CLSORT_SORTER_IMPL_HIDDEN Sorter::Impl {
   // device. Made once per width (by sorts and by choose(), which is const); cleared by tune().
   mutable std::map<std::pair<unsigned, unsigned>, detail::Tuning> fitted;
   const detail::Tuning& tuning(unsigned key_bytes, unsigned value_bytes) const;
+  // Sort plans by (algorithm, key bytes, carried value bytes, n, begin_bit, end_bit), made from `fitted`:
+  // making a plan and its programs' keys took several µs of host time (2 cores, PoCL), which a sort of
+  // 2^16 keys on a GPU waits for, so repeated calls reuse theirs. At most kMaxPlans (then all go); cleared
+  // by tune(). Shared, so that a plan in use outlives its eviction.
+  using PlanKey = std::tuple<int, unsigned, unsigned, std::uint32_t, unsigned, unsigned>;
+  static constexpr std::size_t kMaxPlans = 64;
+  mutable std::map<PlanKey, std::shared_ptr<const detail::Plan>> plans;
 
   // Kernels are created per Sorter (a cl::Kernel's arguments are not thread-safe); programs are shared.
-  std::map<std::string, cl::Kernel> kernels;
+  // By ProgramSpec::key, then kernel name.
+  std::map<std::string, std::map<std::string, cl::Kernel>> kernels;
   // Scratch buffers by slot, grown on demand and reused by later sorts; scratch_made counts the buffers
   // made, so that a sort can tell that none was replaced since an earlier sort left words in one.
   std::map<int, std::pair<cl::Buffer, std::size_t>> scratch;

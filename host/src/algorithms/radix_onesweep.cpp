@@ -60,11 +60,16 @@ void enqueue(Run& run, Kernels& k, const RadixPlan& p, const cl::Buffer& a, cons
            status_words);
   run.launch(k.histogram, std::size_t(p.histogram_groups) * p.wg, p.wg, "radix_onesweep_histogram");
   if (zeroed) *zeroed = {run.s.scratch_made, layout.state_words, 1 - copy, true};
+  // A launch takes the arguments as they are when it is enqueued, so only the pass changes between them:
+  // each clSetKernelArg is host time, which at small n the sort waits for.
+  const cl_uint first = 0;
+  if (va)
+    set_args(k.sweep, a, b, *va, *vb, n, first, kind, descending, work, state_at, status_at, tiles, spins);
+  else
+    set_args(k.sweep, a, b, n, first, kind, descending, work, state_at, status_at, tiles, spins);
+  const cl_uint pass_arg = va ? 5 : 3;
   for (cl_uint pass = 0; pass < p.passes; ++pass) {
-    if (va)
-      set_args(k.sweep, a, b, *va, *vb, n, pass, kind, descending, work, state_at, status_at, tiles, spins);
-    else
-      set_args(k.sweep, a, b, n, pass, kind, descending, work, state_at, status_at, tiles, spins);
+    if (pass) CLSORT_CHECK(k.sweep.setArg(pass_arg, pass));
     run.launch(k.sweep, std::size_t(tiles) * p.wg, p.wg, "radix_onesweep");
   }
   if (p.passes % 2) {  // nothing was skipped (see radix_onesweep): the result sits in b
@@ -165,9 +170,7 @@ bool self_test(Sorter::Impl& s, KeyType type, unsigned value_bytes, const RadixP
 bool passes(Sorter::Impl& s, KeyType type, unsigned value_bytes, const RadixPlan& plan) {
   static std::mutex mutex;
   static std::map<std::pair<cl_device_id, std::string>, bool> results;
-  std::string program = plan.program.defines.options() + "|" + std::to_string(plan.program.register_cap);
-  for (const std::string& f : plan.program.files) program += "|" + f;
-  const auto key = std::make_pair(s.device(), program);
+  const auto key = std::make_pair(s.device(), plan.program.key());
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto found = results.find(key); found != results.end()) return found->second;
