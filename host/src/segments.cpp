@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <tuple>
 
 #include "run.hpp"
 #include "sorter_impl.hpp"
@@ -74,6 +76,34 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
   // Groups of one segment per work-item stage their spans where every segment they take fits one run.
   p.program.defines.set("SEG_SEQ_STAGE", p.seq_local > 1 && p.seq >= 2 && p.seq <= 16 ? p.seq_local : 0);
   return p;
+}
+
+}  // namespace
+}  // namespace clsort
+
+namespace clsort::detail {
+// Plans by (key type, value bytes, offset bytes, keys the buffer holds): making one (with the radix
+// path's programs) and its programs' keys took about as much host time as making a whole sort's
+// (Sorter::Impl::plans), which a call of many short segments waits for. At most 64, then all go.
+struct SegmentsState {
+  std::map<std::tuple<int, unsigned, unsigned, std::uint64_t>, SegmentsPlan> plans;
+};
+}  // namespace clsort::detail
+
+namespace clsort {
+namespace {
+
+const SegmentsPlan& segments_plan(Sorter::Impl& s, KeyType type, unsigned value_bytes, unsigned offset_bytes,
+                                  std::uint64_t limit) {
+  if (!s.segments) s.segments = std::make_shared<detail::SegmentsState>();
+  auto& plans = s.segments->plans;
+  const auto key = std::make_tuple(int(type), value_bytes, offset_bytes, limit);
+  auto it = plans.find(key);
+  if (it == plans.end()) {
+    if (plans.size() >= 64) plans.clear();
+    it = plans.emplace(key, plan_segments(s, type, value_bytes, offset_bytes, limit)).first;
+  }
+  return it->second;
 }
 
 void check_options(const Options& options) {
@@ -139,7 +169,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   const detail::Queue queue{s.queue, s.profiling, s.in_order};
   detail::Run run(s, queue, type, descending, keys, values, value_bytes, 0, std::move(deps));
   if (num == 0) return s.last = run.finish();
-  const SegmentsPlan plan = plan_segments(s, type, value_bytes, offset_bytes, limit);
+  const SegmentsPlan& plan = segments_plan(s, type, value_bytes, offset_bytes, limit);
   cl::Kernel clear = run.kernel(plan.program, "seg_clear");
   cl::Kernel classify = run.kernel(plan.program, "seg_classify");
   cl::Kernel local = run.kernel(plan.program, "seg_local");

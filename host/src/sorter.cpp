@@ -322,6 +322,7 @@ void Sorter::tune(const std::string& overrides) {
   impl_->overrides = detail::merge_overrides(impl_->overrides, overrides);
   impl_->fitted.clear();
   impl_->plans.clear();
+  impl_->segments.reset();
 }
 
 std::vector<KernelTime> Sorter::last_profile() const {

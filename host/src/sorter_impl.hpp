@@ -18,8 +18,9 @@
 
 namespace clsort {
 namespace detail {
-struct RadixState;  // host/src/algorithms/radix.cpp
-}
+struct RadixState;     // host/src/algorithms/radix.cpp
+struct SegmentsState;  // host/src/segments.cpp
+}  // namespace detail
 
 // Sorter is exported (CLSORT_API) and its nested Impl would be exported with it; it stays internal.
 #if defined(__GNUC__) && !defined(_WIN32)
@@ -72,6 +73,8 @@ struct CLSORT_SORTER_IMPL_HIDDEN Sorter::Impl {
   unsigned copy_threads = 0;  // what copy_pool was made for (it may have started fewer)
   // The segmented sort's chunk table, written to the device without blocking: kept until the next call.
   std::vector<std::uint32_t> segment_chunks, segment_radix;
+  // The segmented sort's plans between calls (as `plans`); reset by tune().
+  std::shared_ptr<detail::SegmentsState> segments;
   // Completion of the previous sort: a new sort reuses scratch only after it (out-of-order queues).
   cl::Event last;
   // The last sort's commands for Sorter::last_profile (profiling queues only), in the order enqueued.
