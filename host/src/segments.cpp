@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <map>
 #include <tuple>
 
 #include "run.hpp"
@@ -82,11 +81,11 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
 }  // namespace clsort
 
 namespace clsort::detail {
-// Plans by (key type, value bytes, offset bytes, keys the buffer holds): making one (with the radix
-// path's programs) and its programs' keys took about as much host time as making a whole sort's
-// (Sorter::Impl::plans), which a call of many short segments waits for. At most 64, then all go.
+// Plans by (key type, value bytes, offset bytes, keys the buffer holds), kept as the sort plans are
+// (Sorter::Impl::plans): making one, with the radix path's programs, cost a call of many short segments
+// as much host time as a sort's plan.
 struct SegmentsState {
-  std::map<std::tuple<int, unsigned, unsigned, std::uint64_t>, SegmentsPlan> plans;
+  Kept<std::tuple<int, unsigned, unsigned, std::uint64_t>, SegmentsPlan> plans;
 };
 }  // namespace clsort::detail
 
@@ -96,14 +95,8 @@ namespace {
 const SegmentsPlan& segments_plan(Sorter::Impl& s, KeyType type, unsigned value_bytes, unsigned offset_bytes,
                                   std::uint64_t limit) {
   if (!s.segments) s.segments = std::make_shared<detail::SegmentsState>();
-  auto& plans = s.segments->plans;
-  const auto key = std::make_tuple(int(type), value_bytes, offset_bytes, limit);
-  auto it = plans.find(key);
-  if (it == plans.end()) {
-    if (plans.size() >= 64) plans.clear();
-    it = plans.emplace(key, plan_segments(s, type, value_bytes, offset_bytes, limit)).first;
-  }
-  return it->second;
+  return s.segments->plans.get(std::make_tuple(int(type), value_bytes, offset_bytes, limit),
+                               [&] { return plan_segments(s, type, value_bytes, offset_bytes, limit); });
 }
 
 void check_options(const Options& options) {

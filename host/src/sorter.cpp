@@ -92,12 +92,10 @@ std::shared_ptr<const detail::Plan> plan_of(const Sorter::Impl& s, Algorithm alg
   const unsigned kb = unsigned(key_size(type)), vb = unsigned(detail::carried_width(value_bytes));
   const std::uint32_t n32 = std::uint32_t(std::min(n, kMax32));
   const Sorter::Impl::PlanKey key{int(algorithm), kb, vb, n32, options.begin_bit, options.end_bit};
-  if (auto it = s.plans.find(key); it != s.plans.end()) return it->second;
-  const detail::PlanInput in{s.facts, s.tuning(kb, vb), kb, vb, n32, options.begin_bit, options.end_bit};
-  auto plan = std::make_shared<const detail::Plan>(detail::make_plan(algorithm, in));
-  if (s.plans.size() >= Sorter::Impl::kMaxPlans) s.plans.clear();
-  s.plans.emplace(key, plan);
-  return plan;
+  return s.plans.get(key, [&] {
+    const detail::PlanInput in{s.facts, s.tuning(kb, vb), kb, vb, n32, options.begin_bit, options.end_bit};
+    return std::make_shared<const detail::Plan>(detail::make_plan(algorithm, in));
+  });
 }
 
 // A host sort on a CPU device whose plan is the radix CPU shape runs in the caller's arrays themselves

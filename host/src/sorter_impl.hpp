@@ -20,6 +20,28 @@ namespace clsort {
 namespace detail {
 struct RadixState;     // host/src/algorithms/radix.cpp
 struct SegmentsState;  // host/src/segments.cpp
+
+/// What a Sorter keeps between calls by key, made on first use: plans, whose making took several µs of
+/// host time that a GPU sort of 2^16 keys waits for. At most `Max` (then all go), so a caller whose n
+/// changes every call keeps a small map, not a growing one.
+template <class Key, class Value, std::size_t Max = 64>
+class Kept {
+ public:
+  /// The value kept for `key`, made by `make()` if there is none. Valid until the next call that makes one.
+  template <class Make>
+  const Value& get(const Key& key, Make make) {
+    auto it = items_.find(key);
+    if (it == items_.end()) {
+      if (items_.size() >= Max) items_.clear();
+      it = items_.emplace(key, make()).first;
+    }
+    return it->second;
+  }
+  void clear() { items_.clear(); }
+
+ private:
+  std::map<Key, Value> items_;
+};
 }  // namespace detail
 
 // Sorter is exported (CLSORT_API) and its nested Impl would be exported with it; it stays internal.
@@ -45,13 +67,10 @@ struct CLSORT_SORTER_IMPL_HIDDEN Sorter::Impl {
   // device. Made once per width (by sorts and by choose(), which is const); cleared by tune().
   mutable std::map<std::pair<unsigned, unsigned>, detail::Tuning> fitted;
   const detail::Tuning& tuning(unsigned key_bytes, unsigned value_bytes) const;
-  // Sort plans by (algorithm, key bytes, carried value bytes, n, begin_bit, end_bit), made from `fitted`:
-  // making a plan and its programs' keys took several µs of host time (2 cores, PoCL), which a sort of
-  // 2^16 keys on a GPU waits for, so repeated calls reuse theirs. At most kMaxPlans (then all go); cleared
-  // by tune(). Shared, so that a plan in use outlives its eviction.
+  // Sort plans by (algorithm, key bytes, carried value bytes, n, begin_bit, end_bit), made from `fitted`;
+  // cleared by tune(). Shared, so that a plan a caller holds outlives its eviction by a later call.
   using PlanKey = std::tuple<int, unsigned, unsigned, std::uint32_t, unsigned, unsigned>;
-  static constexpr std::size_t kMaxPlans = 64;
-  mutable std::map<PlanKey, std::shared_ptr<const detail::Plan>> plans;
+  mutable detail::Kept<PlanKey, std::shared_ptr<const detail::Plan>> plans;
 
   // Kernels are created per Sorter (a cl::Kernel's arguments are not thread-safe); programs are shared.
   // By ProgramSpec::key, then kernel name.
