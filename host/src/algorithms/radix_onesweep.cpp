@@ -67,7 +67,7 @@ void enqueue(Run& run, Kernels& k, const RadixPlan& p, const cl::Buffer& a, cons
     set_args(k.sweep, a, b, *va, *vb, n, first, kind, descending, work, state_at, status_at, tiles, spins);
   else
     set_args(k.sweep, a, b, n, first, kind, descending, work, state_at, status_at, tiles, spins);
-  const cl_uint pass_arg = va ? 5 : 3;
+  const cl_uint pass_arg = va ? 5 : 3;  // radix_onesweep(a, b, [va, vb,] n, pass, ...)
   for (cl_uint pass = 0; pass < p.passes; ++pass) {
     if (pass) CLSORT_CHECK(k.sweep.setArg(pass_arg, pass));
     run.launch(k.sweep, std::size_t(tiles) * p.wg, p.wg, "radix_onesweep");
