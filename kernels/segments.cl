@@ -37,39 +37,61 @@ typedef uint offset_t;
 #define SEG_CLASSES 16               // P = 2^c for c in [1, 15]
 #define SEG_TABLE (SEG_BIN / 2 + 1)  // local segments per bin: each holds >= 2 keys and starts in the bin
 
-// State words (seg_clear, seg_classify), then the list of large segments; the host reads them back.
+// The state (seg_clear, seg_classify): two copies of ST_WORDS words, used by alternate calls, then the
+// list of large segments; the host reads them back together. A call's seg_classify fills copy `copy` and
+// resets the other for the next call, so that only a call that finds no reset copy (a new scratch buffer)
+// needs seg_clear: a launch, and a gap before the next one, cost the 16-key shape 12 us of its 130 (H200).
 #define ST_BAD 0    // the lowest segment whose offsets are decreasing or past the buffer; ~0: none
-#define ST_LARGE 1  // segments longer than SEG_BIN and seq, listed as (start, length) after the state words
+#define ST_LARGE 1  // segments longer than SEG_BIN and seq, listed as (start, length) after both copies
 #define ST_FIRST 2  // offsets[0]
 #define ST_LAST 3   // offsets[num]
 #define ST_LOCAL 4  // 1: some segment is for the bins of seg_local (seq < length <= SEG_BIN)
 #define ST_WORDS 6  // the large segments' list starts 8-byte aligned
 
-kernel void seg_clear(global uint* state) {
-  const uint i = get_global_id(0);
-  if (i < ST_WORDS) state[i] = i == ST_BAD ? 0xFFFFFFFFu : 0u;
+INLINE uint seg_state_reset(uint word) {
+  return word == ST_BAD ? 0xFFFFFFFFu : 0u;
 }
 
-// One work-item per segment: checks its offsets and lists it if it is large (longer than the bins take,
-// and than seg_sequential takes: `seq` may exceed SEG_BIN).
-kernel void seg_classify(global const offset_t* off, uint num, ulong limit, uint seq, global uint* state,
-                         uint large_cap) {
-  global uint* large = state + ST_WORDS;  // after the state words: the host reads both at once
-  local uint any_local;  // a segment for the bins: one global atomic per group, not per segment
+// Resets both copies.
+kernel void seg_clear(global uint* state) {
   const uint i = get_global_id(0);
-  if (get_local_id(0) == 0) any_local = 0;
+  if (i < 2 * ST_WORDS) state[i] = seg_state_reset(i % ST_WORDS);
+}
+
+// Whether the offsets passed seg_classify's checks, and the values (value_limit of them) reach
+// offsets[num]: the kernels that may run before the host has read the state back write nothing otherwise.
+INLINE bool seg_offsets_good(global const uint* st, uint value_limit) {
+  return st[ST_BAD] == 0xFFFFFFFFu && st[ST_LAST] <= value_limit;
+}
+
+// Checks the offsets and lists the large segments (longer than the bins take, and than seg_sequential
+// takes: `seq` may exceed SEG_BIN), SEG_CLASSIFY_EACH segments a work-item.
+#define SEG_CLASSIFY_EACH 4
+kernel void seg_classify(global const offset_t* off, uint num, ulong limit, uint seq, global uint* state,
+                         uint copy, uint large_cap) {
+  global uint* st = state + copy * ST_WORDS;
+  global uint* large = state + 2 * ST_WORDS;
+  local uint any_local;  // a segment for the bins: one global atomic per group, not per segment
+  const uint lid = get_local_id(0), size = get_local_size(0);
+  if (get_global_id(0) < ST_WORDS)
+    state[(1 - copy) * ST_WORDS + get_global_id(0)] = seg_state_reset(get_global_id(0));
+  if (lid == 0) any_local = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (i < num) {
+  // Consecutive work-items take consecutive segments in each round: the offsets' loads coalesce.
+  const uint base = get_group_id(0) * size * SEG_CLASSIFY_EACH + lid;
+  for (uint r = 0; r < SEG_CLASSIFY_EACH; ++r) {
+    const uint i = base + r * size;
+    if (i >= num) break;
     const ulong a = off[i], b = off[i + 1];
-    if (i == 0) state[ST_FIRST] = (uint)min(a, (ulong)0xFFFFFFFFu);
-    if (i == num - 1) state[ST_LAST] = (uint)min(b, (ulong)0xFFFFFFFFu);
+    if (i == 0) st[ST_FIRST] = (uint)min(a, (ulong)0xFFFFFFFFu);
+    if (i == num - 1) st[ST_LAST] = (uint)min(b, (ulong)0xFFFFFFFFu);
     if (b < a || b > limit || (i == 0 && a > limit)) {
-      atomic_min(&state[ST_BAD], i);
+      atomic_min(&st[ST_BAD], i);
     } else {
       const uint len = (uint)(b - a);
       if (len > seq && len >= 2 && len <= SEG_BIN) atomic_or(&any_local, 1u);
       if (len > SEG_BIN && len > seq) {
-        const uint k = atomic_inc(&state[ST_LARGE]);
+        const uint k = atomic_inc(&st[ST_LARGE]);
         if (k < large_cap) {
           large[2 * k] = (uint)a;
           large[2 * k + 1] = len;
@@ -78,7 +100,7 @@ kernel void seg_classify(global const offset_t* off, uint num, ulong limit, uint
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0 && any_local) atomic_or(&state[ST_LOCAL], 1u);
+  if (lid == 0 && any_local) atomic_or(&st[ST_LOCAL], 1u);
 }
 
 // The first i in [0, num) with off[i] >= x, or num.
@@ -97,10 +119,9 @@ INLINE uint seg_lower_bound(global const offset_t* off, uint num, ulong x) {
 // bin_first[b], b <= nbins: the first segment that starts at or after bin b's range, so that bin b takes
 // the segments [bin_first[b], bin_first[b + 1]). One work-item per entry, instead of a dependent chain of
 // global loads in every work-item of seg_local.
-kernel void seg_bins(global const offset_t* off, uint num, global const uint* state, global uint* bin_first,
-                     uint nbins) {
+kernel void seg_bins(global const offset_t* off, uint num, uint first, global uint* bin_first, uint nbins) {
   const uint b = get_global_id(0);
-  if (b <= nbins) bin_first[b] = seg_lower_bound(off, num, (ulong)state[ST_FIRST] + (ulong)b * SEG_BIN);
+  if (b <= nbins) bin_first[b] = seg_lower_bound(off, num, (ulong)first + (ulong)b * SEG_BIN);
 }
 
 INLINE uint seg_class(uint len) {  // ceil(log2(len)) for len >= 2
@@ -229,7 +250,10 @@ kernel void seg_sequential(global gkey_t* keys,
                            global value_t* values, global value_t* vtmp,
 #endif
                            global gkey_t* tmp, global const offset_t* off, uint num, uint seq, uint each,
-                           uint kind, uint descending) {
+                           uint kind, uint descending, global const uint* state, uint copy,
+                           uint value_limit) {
+  // Enqueued before the host reads the classification back: with bad offsets it must write nothing.
+  const bool good = seg_offsets_good(state + copy * ST_WORDS, value_limit);
 #if SEG_SEQ_STAGE
   // GPUs: one segment of at most SEG_RUN keys per work-item, SEG_SEQ_STAGE work-items to a group (each is
   // 1). The group's segments lie back to back; where all are that short, their span moves through local
@@ -244,7 +268,7 @@ kernel void seg_sequential(global gkey_t* keys,
     const uint last = min(num, first + SEG_SEQ_STAGE), s = first + lid;
     const uint base = (uint)off[first], span = (uint)off[last] - base;
     const uint a = s < num ? (uint)off[s] - base : 0, len = s < num ? (uint)off[s + 1] - base - a : 0;
-    if (lid == 0) staged = span <= SEG_SEQ_STAGE * SEG_RUN;
+    if (lid == 0) staged = good && span <= SEG_SEQ_STAGE * SEG_RUN;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (len > seq || len > SEG_RUN) atomic_and(&staged, 0u);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -286,6 +310,7 @@ kernel void seg_sequential(global gkey_t* keys,
 #undef SEG_SKEW
   }
 #endif
+  if (!good) return;  // no barrier follows
   const uint s0 = get_global_id(0) * each, s1 = min(num, s0 + each);
   for (uint s = s0; s < s1; ++s) {
     const uint a = (uint)off[s], len = (uint)(off[s + 1] - off[s]);
@@ -365,8 +390,8 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(
 #if VALUE_BYTES != 0
     global value_t* values,
 #endif
-    global const offset_t* off, uint num, global const uint* state, global const uint* chunks,
-    global const uint* bin_first, global gkey_t* ckeys,
+    global const offset_t* off, uint num, uint first, global const uint* chunks, global const uint* bin_first,
+    global gkey_t* ckeys,
 #if VALUE_BYTES != 0
     global value_t* cvalues,
 #endif
@@ -391,7 +416,7 @@ kernel __attribute__((reqd_work_group_size(SEG_WG, 1, 1))) void seg_local(
   global value_t* vout = values;
 #endif
   if (g < nbins) {
-    lo = out_lo = state[ST_FIRST] + g * SEG_BIN;
+    lo = out_lo = first + g * SEG_BIN;
     const uint s0 = bin_first[g], s1 = bin_first[g + 1];
     for (uint c = lid; c < SEG_CLASSES; c += SEG_WG) count[c] = cursor[c] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);

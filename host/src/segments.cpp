@@ -1,15 +1,16 @@
 // Segmented sort (Sorter::sort_segments): argument validation, the host data path, and the commands of
-// one call (kernels/segments.cl). The device checks the offsets and lists the segments too long for one
-// work-group's local memory; the host reads that list back once (a few words per long segment), then
-// enqueues the sorts of every short segment (one work-item each, or many to a work-group in local
-// memory), a radix sort per long segment up to segments.radix keys (one work-group each,
-// kernels/radix_segments.cl), the chunks and merge passes of the longer ones, and one whole-device sort
-// per huge segment.
+// one call (kernels/segments.cl). The device checks the offsets, lists the segments too long for one
+// work-group's local memory and, in the same breath, sorts the short ones (one work-item each), which
+// write nothing unless the check passed. The host then reads the check and the list back once (a few
+// words per long segment) and enqueues the rest: many segments to a work-group in local memory, a radix
+// sort per long segment up to segments.radix keys (one work-group each, kernels/radix_segments.cl), the
+// chunks and merge passes of the longer ones, and one whole-device sort per huge segment.
 //
 // The read-back is the price of not scanning the offsets on the host: the host has to know how many
-// work-groups and merge passes to launch and which segments need a sort of their own. Reading every
-// offset back instead would cost a transfer of 4 or 8 bytes per segment and a host pass over them;
-// the list holds only segments longer than a quarter of the local slots, at most n / (that + 1) of them.
+// work-groups and merge passes to launch and which segments need a sort of their own, and must throw on
+// bad offsets before anything is written. Reading every offset back instead would cost a transfer of 4 or
+// 8 bytes per segment and a host pass over them; the list holds only segments longer than a quarter of the
+// local slots, at most n / (that + 1) of them.
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -86,6 +87,13 @@ namespace clsort::detail {
 // as much host time as a sort's plan.
 struct SegmentsState {
   Kept<std::tuple<int, unsigned, unsigned, std::uint64_t>, SegmentsPlan> plans;
+  // Which copy of the classification state the last call's seg_classify reset for the next call, and
+  // Sorter::Impl::scratch_made then: a scratch buffer made since may have replaced the state's.
+  struct Reset {
+    std::uint64_t made = 0;
+    cl_uint copy = 0;
+    bool valid = false;
+  } reset;
 };
 }  // namespace clsort::detail
 
@@ -163,32 +171,75 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   detail::Run run(s, queue, type, descending, keys, values, value_bytes, 0, std::move(deps));
   if (num == 0) return s.last = run.finish();
   const SegmentsPlan& plan = segments_plan(s, type, value_bytes, offset_bytes, limit);
+  detail::SegmentsState& kept = *s.segments;
+  // Every kernel the call may launch, before anything is enqueued: short segments are sorted before the
+  // host has read the classification back, so nothing that could fail may come after them.
   cl::Kernel clear = run.kernel(plan.program, "seg_clear");
   cl::Kernel classify = run.kernel(plan.program, "seg_classify");
   cl::Kernel local = run.kernel(plan.program, "seg_local");
   cl::Kernel merge = run.kernel(plan.program, "seg_merge");
   cl::Kernel bins = run.kernel(plan.program, "seg_bins");
-  cl::Kernel sequential;
+  cl::Kernel sequential, radix_sort, radix_tiles;
   if (plan.seq >= 2) sequential = run.kernel(plan.program, "seg_sequential");
+  if (plan.radix) radix_sort = run.kernel(plan.radix_plan.radix.program, "radix_segments");
+  if (plan.radix_tile) radix_tiles = run.kernel(plan.radix_plan.tile_program, "radix_segment_tiles");
   const std::uint64_t cap = limit / (plan.bin + 1) + 1;
-  // ST_WORDS (kernels/segments.cl) state words, then the large segments
+  // ST_WORDS (kernels/segments.cl) state words in each of two copies, then the large segments
   constexpr std::size_t kStateWords = 6;
-  cl::Buffer state = run.scratch(detail::kSegState, kStateWords * 4 + cap * 8);
-  detail::set_args(clear, state);
-  run.launch(clear, kStateWords, kStateWords, "seg_clear");
+  cl::Buffer state = run.scratch(detail::kSegState, 2 * kStateWords * 4 + cap * 8);
+  // seg_sequential's merges and radix passes: the positions of the keys (and values) the buffers hold
+  cl::Buffer stmp, svtmp;
+  const std::size_t kb = key_size(type);
+  const std::uint64_t value_room = values ? std::min(limit, value_limit) : 0;
+  if (plan.seq > 16 || (plan.seq_radix >= 2 && plan.seq >= plan.seq_radix)) {
+    stmp = run.scratch(detail::kSegSeqKeys, std::size_t(limit) * kb);
+    if (values)
+      svtmp = run.scratch(detail::kSegSeqValues, std::max<std::size_t>(value_room * value_bytes, 64));
+  } else if (plan.seq >= 2) {
+    stmp = run.scratch(detail::kSegSeqKeys, 64);
+    if (values) svtmp = run.scratch(detail::kSegSeqValues, 64);
+  }
+
+  // The copy of the state an earlier call's seg_classify reset, unless a scratch buffer was made since.
+  const bool reset = kept.reset.valid && kept.reset.made == s.scratch_made;
+  const cl_uint copy = reset ? kept.reset.copy : 0;
+  kept.reset.valid = false;
+  if (!reset) {
+    detail::set_args(clear, state);
+    run.launch(clear, 2 * kStateWords, 2 * kStateWords, "seg_clear");
+  }
   const cl_uint seq = plan.seq >= 2 ? plan.seq : 1;
-  detail::set_args(classify, offsets, cl_uint(num), cl_ulong(limit), seq, state, cl_uint(cap));
-  run.launch(classify, num, 64, "seg_classify");
+  detail::set_args(classify, offsets, cl_uint(num), cl_ulong(limit), seq, state, copy, cl_uint(cap));
+  constexpr std::size_t kClassifyEach = 4, kClassifyGroup = 64;  // SEG_CLASSIFY_EACH (kernels/segments.cl)
+  run.launch(classify, (num + kClassifyEach - 1) / kClassifyEach, kClassifyGroup, "seg_classify");
+  kept.reset = {s.scratch_made, 1 - copy, true};
+  const cl_uint kind = run.kind, desc = descending;
+  if (plan.seq >= 2) {
+    // Short segments before the read-back, which then waits for them rather than they for it (H200, 2^20
+    // segments of 16 keys: 32 us between the classification and their sort). They write nothing unless
+    // the offsets are good and the values reach offsets[num].
+    const cl_uint room = cl_uint(values ? value_room : kMaxPosition);
+    // Few long segments (2^24 keys in segments of 16384: 1024) would leave cores idle at 64 a work-item.
+    const std::size_t spread = std::size_t(s.facts.compute_units) * 8;
+    const cl_uint each = cl_uint(std::clamp<std::size_t>(num / spread, 1, plan.seq_each));
+    if (values)
+      detail::set_args(sequential, keys, *values, svtmp, stmp, offsets, cl_uint(num), seq, each, kind, desc,
+                       state, copy, room);
+    else
+      detail::set_args(sequential, keys, stmp, offsets, cl_uint(num), seq, each, kind, desc, state, copy,
+                       room);
+    run.launch(sequential, (num + each - 1) / each, plan.seq_local, "seg_sequential");
+  }
   const cl::Event classified = run.finish();
   s.last = classified;
 
   // One read for the state and the first large segments; more only where there are many. (H100: the
   // second read of 768 entries cost 13 us.)
   constexpr std::size_t kFirstRead = 2048;
-  std::vector<std::uint32_t> words(kStateWords + 2 * std::min<std::uint64_t>(cap, kFirstRead));
+  std::vector<std::uint32_t> words(2 * kStateWords + 2 * std::min<std::uint64_t>(cap, kFirstRead));
   const std::vector<cl::Event> after{classified};
   CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, 0, words.size() * 4, words.data(), &after));
-  const std::uint32_t* st = words.data();
+  const std::uint32_t* st = words.data() + copy * kStateWords;
   if (st[0] != 0xFFFFFFFFu)
     detail::throw_argument_error("offsets", "segment " + std::to_string(st[0]) +
                                                 ": its end offset is below its start or past the " +
@@ -200,9 +251,9 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
                                      " values, fewer than offsets[num_segments] = " + std::to_string(last));
   std::vector<Large> list(st[1]);
   const std::size_t have = std::min<std::size_t>(list.size(), kFirstRead);
-  if (have) std::memcpy(list.data(), st + kStateWords, have * 8);
+  if (have) std::memcpy(list.data(), words.data() + 2 * kStateWords, have * 8);
   if (list.size() > have)
-    CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, kStateWords * 4 + have * 8,
+    CLSORT_CHECK(s.queue.enqueueReadBuffer(state, CL_TRUE, 2 * kStateWords * 4 + have * 8,
                                            (list.size() - have) * 8, list.data() + have));
   // The device lists the large segments in any order. Sorting them costs the host 20-25 us per 1024 (H100
   // host, 2^12 segments of 4096 keys: 0.1 ms a sort), so only the few that take chunks or a whole-device
@@ -250,9 +301,8 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   while (ntiles < nradix && radix_list[nradix - 1 - ntiles].len <= plan.radix_tile) ++ntiles;
   std::uint32_t huge_len = 0;
   for (const Large& l : huge) huge_len = std::max(huge_len, l.len);
-  const std::size_t kb = key_size(type);
 
-  // Every buffer before the first command that writes.
+  // The other buffers the call needs, before the commands that use them.
   cl::Buffer table = run.scratch(detail::kSegChunks, std::max<std::size_t>(chunks.size() * 4, 16));
   cl::Buffer bin_first = run.scratch(detail::kSegBins, std::size_t(nbins + 1) * 4);
   cl::Buffer ckeys, cvalues, hkeys, hvalues;
@@ -261,20 +311,10 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     ckeys = run.scratch(detail::kSegKeys, std::size_t(compact) * kb);
     if (values) cvalues = run.scratch(detail::kSegValues, std::size_t(compact) * value_bytes);
   }
-  // seg_sequential's merges and radix passes: as many positions as the keys (at most `limit`)
-  cl::Buffer stmp, svtmp;
-  if (plan.seq > 16 || (plan.seq_radix >= 2 && plan.seq >= plan.seq_radix)) {
-    stmp = run.scratch(detail::kSegSeqKeys, std::size_t(last) * kb);
-    if (values) svtmp = run.scratch(detail::kSegSeqValues, std::size_t(last) * value_bytes);
-  } else if (plan.seq >= 2) {
-    stmp = run.scratch(detail::kSegSeqKeys, 64);
-    if (values) svtmp = run.scratch(detail::kSegSeqValues, 64);
-  }
   if (huge_len) {
     hkeys = run.scratch(detail::kSegHugeKeys, std::size_t(huge_len) * kb);
     if (values) hvalues = run.scratch(detail::kSegHugeValues, std::size_t(huge_len) * value_bytes);
   }
-  const cl_uint kind = run.kind, desc = descending;
   detail::Run sorts(s, queue, type, descending, keys, values, value_bytes, 0, {classified});
   if (!chunks.empty()) {
     // The host copy lives in the Sorter until the next call, which first waits for this one's commands.
@@ -286,7 +326,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     sorts.write(rtable, s.segment_radix.data(), s.segment_radix.size() * 4, "seg_radix_list");
     const std::size_t wg = plan.radix_plan.radix.wg;
     if (nradix > ntiles) {
-      cl::Kernel sort = sorts.kernel(plan.radix_plan.radix.program, "radix_segments");
+      cl::Kernel& sort = radix_sort;
       if (values)
         detail::set_args(sort, keys, ckeys, *values, cvalues, rtable, kind, desc);
       else
@@ -294,7 +334,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
       sorts.launch(sort, (nradix - ntiles) * wg, wg, "radix_segments");
     }
     if (ntiles) {
-      cl::Kernel sort = sorts.kernel(plan.radix_plan.tile_program, "radix_segment_tiles");
+      cl::Kernel& sort = radix_tiles;
       const cl_uint first_entry = cl_uint(nradix - ntiles);
       if (values)
         detail::set_args(sort, keys, *values, rtable, first_entry, kind, desc);
@@ -303,27 +343,17 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
       sorts.launch(sort, ntiles * wg, wg, "radix_segment_tiles");
     }
   }
-  if (plan.seq >= 2) {
-    // Few long segments (2^24 keys in segments of 16384: 1024) would leave cores idle at 64 a work-item.
-    const std::size_t spread = std::size_t(s.facts.compute_units) * 8;
-    const cl_uint each = cl_uint(std::clamp<std::size_t>(num / spread, 1, plan.seq_each));
-    if (values)
-      detail::set_args(sequential, keys, *values, svtmp, stmp, offsets, cl_uint(num), seq, each, kind, desc);
-    else
-      detail::set_args(sequential, keys, stmp, offsets, cl_uint(num), seq, each, kind, desc);
-    sorts.launch(sequential, (num + each - 1) / each, plan.seq_local, "seg_sequential");
-  }
   if (nbins) {
-    detail::set_args(bins, offsets, cl_uint(num), state, bin_first, cl_uint(nbins));
+    detail::set_args(bins, offsets, cl_uint(num), first, bin_first, cl_uint(nbins));
     sorts.launch(bins, std::size_t(nbins + 1), 64, "seg_bins");
   }
   if (nbins + nchunks) {
     const cl::Buffer& ck = passes ? ckeys : keys;  // a valid buffer for the argument where none is needed
     if (values)
-      detail::set_args(local, keys, *values, offsets, cl_uint(num), state, table, bin_first, ck,
+      detail::set_args(local, keys, *values, offsets, cl_uint(num), first, table, bin_first, ck,
                        passes ? cvalues : *values, chunks_compact, cl_uint(nbins), seq, kind, desc);
     else
-      detail::set_args(local, keys, offsets, cl_uint(num), state, table, bin_first, ck, chunks_compact,
+      detail::set_args(local, keys, offsets, cl_uint(num), first, table, bin_first, ck, chunks_compact,
                        cl_uint(nbins), seq, kind, desc);
     sorts.launch(local, std::size_t(nbins + nchunks) * plan.wg, plan.wg, "seg_local");
   }
@@ -380,6 +410,8 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     if (values) out.copy(hvalues, *values, l.len * std::size_t(value_bytes), "seg_copy", 0, at * value_bytes);
     s.last = out.finish();
   }
+  // The scratch buffers made since the classification are not the state's.
+  if (kept.reset.valid) kept.reset.made = s.scratch_made;
   return s.last;
 }
 
