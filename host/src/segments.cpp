@@ -172,8 +172,10 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   if (num == 0) return s.last = run.finish();
   const SegmentsPlan& plan = segments_plan(s, type, value_bytes, offset_bytes, limit);
   detail::SegmentsState& kept = *s.segments;
-  // Every kernel the call may launch, before anything is enqueued: short segments are sorted before the
-  // host has read the classification back, so nothing that could fail may come after them.
+  // Every kernel the call may launch (built here if new), before anything is enqueued: short segments are
+  // sorted before the host has read the classification back, and a build that failed after them would
+  // leave them sorted behind an error. The buffers sized from the read-back are no larger than the
+  // caller's, so only the device running out of memory can fail a call after that.
   cl::Kernel clear = run.kernel(plan.program, "seg_clear");
   cl::Kernel classify = run.kernel(plan.program, "seg_classify");
   cl::Kernel local = run.kernel(plan.program, "seg_local");
@@ -302,7 +304,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   std::uint32_t huge_len = 0;
   for (const Large& l : huge) huge_len = std::max(huge_len, l.len);
 
-  // The other buffers the call needs, before the commands that use them.
+  // The other buffers the call needs, before the commands that use them (see above).
   cl::Buffer table = run.scratch(detail::kSegChunks, std::max<std::size_t>(chunks.size() * 4, 16));
   cl::Buffer bin_first = run.scratch(detail::kSegBins, std::size_t(nbins + 1) * 4);
   cl::Buffer ckeys, cvalues, hkeys, hvalues;
