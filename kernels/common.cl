@@ -63,15 +63,17 @@ typedef uchar gkey_t;
 #if KEY_BEGIN_BIT == 0 && KEY_END_BIT == KEY_BITS
 #define KEY_RANGE(k) (k)
 #else
-#define KEY_RANGE(k) ((k) & KEY_RANGE_MASK)
+#define KEY_RANGE(k) ((k)&KEY_RANGE_MASK)
 #endif
 
-#if VALUE_BYTES == 8
+#if VALUE_BYTES == 16
+typedef uint4 value_t;  // only the Onesweep passes with the multisplit ranking carry these (sorter.cpp)
+#elif VALUE_BYTES == 8
 typedef ulong value_t;
 #elif VALUE_BYTES == 4
 typedef uint value_t;
 #elif VALUE_BYTES != 0
-#error "VALUE_BYTES must be 0, 4 or 8"
+#error "VALUE_BYTES must be 0, 4, 8 or 16"
 #endif
 
 // Helpers that must be inlined: PoCL leaves larger functions as calls, and a call in a kernel body keeps
@@ -127,17 +129,17 @@ INLINE uint3 merge_pair(uint p, uint n, uint w) {
 // merge path's crossing of that diagonal. One function per way of reaching and comparing elements:
 // PARAMS is its parameter list (naming na, nb and diag), A_FIRST(x, y) whether a's x-th element goes
 // before b's y-th (true on ties: a's goes first).
-#define MERGE_PATH_SEARCH(name, PARAMS, A_FIRST)                                              \
-  INLINE uint name PARAMS {                                                                   \
-    uint lo = diag > nb ? diag - nb : 0u, hi = min(diag, na);                                 \
-    while (lo < hi) {                                                                         \
-      const uint mid = (lo + hi) >> 1;                                                        \
-      if (A_FIRST(mid, diag - 1u - mid))                                                      \
-        lo = mid + 1u;                                                                        \
-      else                                                                                    \
-        hi = mid;                                                                             \
-    }                                                                                         \
-    return lo;                                                                                \
+#define MERGE_PATH_SEARCH(name, PARAMS, A_FIRST)              \
+  INLINE uint name PARAMS {                                   \
+    uint lo = diag > nb ? diag - nb : 0u, hi = min(diag, na); \
+    while (lo < hi) {                                         \
+      const uint mid = (lo + hi) >> 1;                        \
+      if (A_FIRST(mid, diag - 1u - mid))                      \
+        lo = mid + 1u;                                        \
+      else                                                    \
+        hi = mid;                                             \
+    }                                                         \
+    return lo;                                                \
   }
 #define KEY_A_FIRST(x, y) (a[x] <= b[y])
 #define MERGE_PATH(name, AS, T) \
@@ -148,13 +150,13 @@ MERGE_PATH(merge_path_local, local, ukey_t)
 // The kernel that finds where the merge path of each output tile (of TILE elements) of a pass of width w
 // starts: splits[i] = how many elements of the first run of its pair precede output tile i. SEARCH is a
 // merge-path search over global runs of T.
-#define MERGE_PARTITION(name, T, TILE, SEARCH)                                                     \
-  kernel void name(global const T* src, global uint* splits, uint n, uint w, uint tiles) {         \
-    const uint i = get_global_id(0);                                                               \
-    if (i >= tiles) return;                                                                        \
-    const uint p = i * (TILE);                                                                     \
-    const uint3 pr = merge_pair(p, n, w);                                                          \
-    splits[i] = SEARCH(src + pr.x, pr.y, src + pr.x + pr.y, pr.z, p - pr.x);                       \
+#define MERGE_PARTITION(name, T, TILE, SEARCH)                                             \
+  kernel void name(global const T* src, global uint* splits, uint n, uint w, uint tiles) { \
+    const uint i = get_global_id(0);                                                       \
+    if (i >= tiles) return;                                                                \
+    const uint p = i * (TILE);                                                             \
+    const uint3 pr = merge_pair(p, n, w);                                                  \
+    splits[i] = SEARCH(src + pr.x, pr.y, src + pr.x + pr.y, pr.z, p - pr.x);               \
   }
 
 // The inputs of output tile `tile`, positions [out0, out1), of a merge pass of width w whose merge-path
@@ -175,19 +177,19 @@ INLINE uint4 merge_tile_slices(global const uint* splits, uint tile, uint out0, 
 #else
 #define WITH_VALUES(...)
 #endif
-#define INSERTION_SORT(name, AS, T)                                                      \
-  INLINE void name(AS T* k, WITH_VALUES(AS value_t* v, ) uint begin, uint end) {         \
-    for (uint i = begin + 1; i < end; ++i) {                                             \
-      const ukey_t key = k[i];                                                           \
-      WITH_VALUES(const value_t val = v[i];)                                             \
-      uint j = i;                                                                        \
-      for (; j > begin && KEY_RANGE(k[j - 1]) > KEY_RANGE(key); --j) {                   \
-        k[j] = k[j - 1];                                                                 \
-        WITH_VALUES(v[j] = v[j - 1];)                                                    \
-      }                                                                                  \
-      k[j] = key;                                                                        \
-      WITH_VALUES(v[j] = val;)                                                           \
-    }                                                                                    \
+#define INSERTION_SORT(name, AS, T)                                              \
+  INLINE void name(AS T* k, WITH_VALUES(AS value_t* v, ) uint begin, uint end) { \
+    for (uint i = begin + 1; i < end; ++i) {                                     \
+      const ukey_t key = k[i];                                                   \
+      WITH_VALUES(const value_t val = v[i];)                                     \
+      uint j = i;                                                                \
+      for (; j > begin && KEY_RANGE(k[j - 1]) > KEY_RANGE(key); --j) {           \
+        k[j] = k[j - 1];                                                         \
+        WITH_VALUES(v[j] = v[j - 1];)                                            \
+      }                                                                          \
+      k[j] = key;                                                                \
+      WITH_VALUES(v[j] = val;)                                                   \
+    }                                                                            \
   }
 INSERTION_SORT(insertion_sort_global, global, gkey_t)
 INSERTION_SORT(insertion_sort_local, local, ukey_t)
@@ -197,29 +199,29 @@ INSERTION_SORT(insertion_sort_local, local, ukey_t)
 // of a[0, na) and b[0, nb) into k[]; o[] receives each key's offset from a (b's keys follow a's), to find
 // its value afterwards. STORE_REGS: writes k[] (and, with values, o[] to lo) back from position `first`,
 // none at or past `count`.
-#define MERGE_TO_REGS(name, ITEMS)                                                                  \
+#define MERGE_TO_REGS(name, ITEMS)                                                                       \
   INLINE void name(local const ukey_t* a, uint na, local const ukey_t* b, uint nb, uint diag, ukey_t* k, \
-                   uint* o) {                                                                       \
-    uint i = merge_path_local(a, na, b, nb, diag);                                                  \
-    uint j = diag - i;                                                                              \
-    _Pragma("unroll") for (uint e = 0; e < (ITEMS); ++e) {                                          \
-      const ukey_t ka = i < na ? a[i] : KEY_MAX, kb = j < nb ? b[j] : KEY_MAX;                      \
-      const bool take_a = i < na && (j >= nb || ka <= kb);                                          \
-      k[e] = take_a ? ka : kb;                                                                      \
-      o[e] = take_a ? i : na + j;                                                                   \
-      i += take_a;                                                                                  \
-      j += !take_a;                                                                                 \
-    }                                                                                               \
+                   uint* o) {                                                                            \
+    uint i = merge_path_local(a, na, b, nb, diag);                                                       \
+    uint j = diag - i;                                                                                   \
+    _Pragma("unroll") for (uint e = 0; e < (ITEMS); ++e) {                                               \
+      const ukey_t ka = i < na ? a[i] : KEY_MAX, kb = j < nb ? b[j] : KEY_MAX;                           \
+      const bool take_a = i < na && (j >= nb || ka <= kb);                                               \
+      k[e] = take_a ? ka : kb;                                                                           \
+      o[e] = take_a ? i : na + j;                                                                        \
+      i += take_a;                                                                                       \
+      j += !take_a;                                                                                      \
+    }                                                                                                    \
   }
-#define STORE_REGS(name, ITEMS)                                                                     \
-  INLINE void name(local ukey_t* lk, WITH_VALUES(local uint* lo, ) const ukey_t* k, const uint* o,  \
-                   uint first, uint count) {                                                        \
-    _Pragma("unroll") for (uint e = 0; e < (ITEMS); ++e) {                                          \
-      if (first + e < count) {                                                                      \
-        lk[first + e] = k[e];                                                                       \
-        WITH_VALUES(lo[first + e] = o[e];)                                                          \
-      }                                                                                             \
-    }                                                                                               \
+#define STORE_REGS(name, ITEMS)                                                                    \
+  INLINE void name(local ukey_t* lk, WITH_VALUES(local uint* lo, ) const ukey_t* k, const uint* o, \
+                   uint first, uint count) {                                                       \
+    _Pragma("unroll") for (uint e = 0; e < (ITEMS); ++e) {                                         \
+      if (first + e < count) {                                                                     \
+        lk[first + e] = k[e];                                                                      \
+        WITH_VALUES(lo[first + e] = o[e];)                                                         \
+      }                                                                                            \
+    }                                                                                              \
   }
 
 // Utility kernels. Each work-item handles one element; sizes are arguments so no n needs a rebuild.

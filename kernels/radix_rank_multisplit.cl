@@ -52,8 +52,14 @@
 #define RANK_WORDS (SG_COUNT * (RADIX + MASK_WORDS_PER_SG))
 #define TILE_WORDS (RADIX_BLOCK * TILE_BYTES / 4)
 #define MATCH_WORDS (TILE_WORDS > RANK_WORDS ? TILE_WORDS : RANK_WORDS)
+// 16-byte values need their words 16-byte aligned.
+#if VALUE_BYTES == 16
+#define MATCH_MEM local uint4 match_mem[(MATCH_WORDS + 3) / 4]
+#else
+#define MATCH_MEM local ulong match_mem[(MATCH_WORDS + 1) / 2]
+#endif
 #define RANK_LOCALS                                                           \
-  local ulong match_mem[(MATCH_WORDS + 1) / 2];                               \
+  MATCH_MEM;                                                                  \
   local uint* const wcount = (local uint*)match_mem;                          \
   local sgmask_t* const wmask = (local sgmask_t*)(wcount + SG_COUNT * RADIX); \
   local ukey_t* const lk = (local ukey_t*)match_mem;                          \

@@ -1,5 +1,5 @@
 // Values of any width (1, 2, 3, 7 bytes: widened to ride the passes; 12, 16, 64 bytes: moved once through
-// the permutation) and argsort with
+// the permutation, or 16 bytes riding Onesweep's passes where radix.values16 is set) and argsort with
 // 32- and 64-bit indices of host and device keys, against a stable reference, bit for bit. The value
 // width is a run-time argument (Sorter::sort_host, sort_buffer), so the widths share one instantiation
 // per key type; one typed 12-byte struct goes through the templates for every key type.
@@ -115,13 +115,13 @@ std::string sort_wide_buffer(clsort::Sorter& s, const clsort::Options& options, 
 }
 
 template <class K>
-void wide_matrix(Algorithm algorithm) {
-  clsort::Sorter& s = shared_sorter();
+void wide_matrix(Algorithm algorithm, clsort::Sorter& s = shared_sorter(),
+                 const std::vector<std::size_t>& widths = {std::begin(kWidths), std::end(kWidths)}) {
   const KeyType type = clsort::key_type_of<K>::value;
   FailureBudget budget;
   const Dist special = special_distribution<K>();
   for (std::size_t n : wide_sizes(s, algorithm)) {
-    for (std::size_t width : kWidths) {
+    for (std::size_t width : widths) {
       for (Dist dist : {Dist::random, Dist::few_unique, Dist::all_equal, Dist::reversed, special}) {
         if (n > 5000 && dist != Dist::few_unique && dist != special && !full_matrix()) continue;
         for (Order order : both_orders()) {
@@ -163,6 +163,32 @@ void wide_matrix(Algorithm algorithm) {
   CLSORT_WIDE_CASE(algorithm, double, "f64")
 
 CLSORT_WIDE_ALGORITHM(radix)
+
+// 16-byte values riding Onesweep's passes beside their keys (radix.values16, set for GPUs), through the
+// multisplit ranking of work-item groups in local memory, which every device runs.
+clsort::Sorter& riding_sorter() {
+  static clsort::Sorter* s = [] {
+    auto* p = new clsort::Sorter(shared_sorter().queue());
+    p->tune("radix.cpu=0,radix.match=1,radix.subgroups=3,radix.onesweep=1,radix.wg=256,radix.values16=1");
+    return p;
+  }();
+  return *s;
+}
+TEST_CASE("wide values ride: 16-byte values on Onesweep's passes") {
+  clsort::Sorter& s = riding_sorter();
+  const clsort::Options radix{Order::ascending, Algorithm::radix};
+  for (KeyType type : {KeyType::f32, KeyType::u64}) {
+    CHECK(s.plan(type, 100000, 16, radix).shape.find("ride the passes") != std::string::npos);
+    CHECK(s.plan(type, 100000, 12, radix).shape.find("32-bit indices") != std::string::npos);
+  }
+  clsort::Sorter off(shared_sorter().queue());
+  off.tune("radix.cpu=0,radix.match=1,radix.subgroups=3,radix.onesweep=1,radix.wg=256,radix.values16=0");
+  CHECK(off.plan(KeyType::f32, 100000, 16, radix).shape.find("32-bit indices") != std::string::npos);
+  wide_matrix<float>(Algorithm::radix, s, {16});
+  wide_matrix<double>(Algorithm::radix, s, {16});
+  wide_matrix<std::uint8_t>(Algorithm::radix, s, {16});
+}
+
 CLSORT_WIDE_ALGORITHM(bitonic)
 CLSORT_WIDE_ALGORITHM(selection)
 CLSORT_WIDE_ALGORITHM(automatic)
@@ -382,8 +408,8 @@ TEST_CASE("wide values bad input") {
   CHECK(small.unchanged(s.queue()));
   CHECK(hk == std::vector<std::uint32_t>(n, 5));
   CHECK(hv == std::vector<unsigned char>(n * 3, 9));
-  // What a plan says of wide values.
-  const clsort::SortPlan p = s.plan(KeyType::u32, 1 << 20, 16, {Order::ascending, Algorithm::radix});
+  // What a plan says of wide values (16-byte ones may ride the passes: "wide values ride").
+  const clsort::SortPlan p = s.plan(KeyType::u32, 1 << 20, 12, {Order::ascending, Algorithm::radix});
   CHECK(p.shape.find("permutation") != std::string::npos);
 }
 

@@ -85,17 +85,38 @@ void check_fits(const Sorter& sorter, KeyType type, std::size_t n, std::size_t v
         {}, Error::Kind::out_of_memory);
 }
 
-// The plan of one sort: the fitted tuning for its widths, then the algorithm's plan function; kept for
-// the next call of the same shape (Sorter::Impl::plans).
-std::shared_ptr<const detail::Plan> plan_of(const Sorter::Impl& s, Algorithm algorithm, KeyType type,
-                                            std::size_t n, std::size_t value_bytes, const Options& options) {
-  const unsigned kb = unsigned(key_size(type)), vb = unsigned(detail::carried_width(value_bytes));
+// The plan of one sort at the value width its passes carry; kept for the next call of the same shape
+// (Sorter::Impl::plans).
+std::shared_ptr<const detail::Plan> plan_at(const Sorter::Impl& s, Algorithm algorithm, KeyType type,
+                                            std::size_t n, unsigned vb, const Options& options) {
+  const unsigned kb = unsigned(key_size(type));
   const std::uint32_t n32 = std::uint32_t(std::min(n, kMax32));
   const Sorter::Impl::PlanKey key{int(algorithm), kb, vb, n32, options.begin_bit, options.end_bit};
   return s.plans.get(key, [&] {
     const detail::PlanInput in{s.facts, s.tuning(kb, vb), kb, vb, n32, options.begin_bit, options.end_bit};
     return std::make_shared<const detail::Plan>(detail::make_plan(algorithm, in));
   });
+}
+
+// The plan that carries values of 16 bytes through its passes beside their keys, where the tuning asks
+// for it (radix.values16) and the plan is Onesweep with the multisplit ranking; null elsewhere, where they
+// are sorted as 32-bit indices and then moved once (host/src/permute.cpp).
+std::shared_ptr<const detail::Plan> riding_plan(const Sorter::Impl& s, Algorithm algorithm, KeyType type,
+                                                std::size_t n, std::size_t value_bytes,
+                                                const Options& options) {
+  if (value_bytes != 16 || algorithm != Algorithm::radix || n > kMax32 ||
+      !s.tuning(unsigned(key_size(type)), 16).radix.values16)
+    return nullptr;
+  auto plan = plan_at(s, algorithm, type, n, 16, options);
+  const auto* radix = std::get_if<detail::RadixPlan>(plan.get());
+  return radix && radix->shape == detail::RadixPlan::Shape::onesweep && radix->multisplit ? plan : nullptr;
+}
+
+// The plan of one sort: the fitted tuning for its widths, then the algorithm's plan function.
+std::shared_ptr<const detail::Plan> plan_of(const Sorter::Impl& s, Algorithm algorithm, KeyType type,
+                                            std::size_t n, std::size_t value_bytes, const Options& options) {
+  if (auto plan = riding_plan(s, algorithm, type, n, value_bytes, options)) return plan;
+  return plan_at(s, algorithm, type, n, unsigned(detail::carried_width(value_bytes)), options);
 }
 
 // A host sort on a CPU device whose plan is the radix CPU shape runs in the caller's arrays themselves
@@ -274,21 +295,25 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
   const Impl& s = *impl_;
   SortPlan p;
   p.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
-  const auto plan = plan_of(s, p.algorithm, type, n, value_bytes, options);
-  p.shape = detail::describe(*plan);
   Options split = options;
   split.algorithm = p.algorithm;
+  const bool rides = detail::rides_passes(s, type, n, value_bytes, split);
+  const unsigned carried = rides ? unsigned(value_bytes) : unsigned(detail::carried_width(value_bytes));
+  const auto plan = plan_at(s, p.algorithm, type, n, carried, options);
+  p.shape = detail::describe(*plan);
   if (detail::needs_split(s, type, n, value_bytes, split))
     p.shape =
         "one stable MSD partition by the top 8 bits of the code (64-bit counts), then per bucket: " + p.shape;
-  if (detail::permuted(value_bytes))
+  if (rides)
+    p.shape += "; values of " + std::to_string(value_bytes) + " bytes ride the passes beside their keys";
+  else if (detail::permuted(value_bytes))
     p.shape += "; values of " + std::to_string(value_bytes) +
                " bytes: sorted as 32-bit indices, then moved once through the permutation";
   else if (detail::widened(value_bytes))
     p.shape += "; values of " + std::to_string(value_bytes) + " bytes ride the passes widened to " +
                std::to_string(detail::carried_width(value_bytes));
   p.build_options = detail::build_options(*plan);
-  const detail::Tuning& t = s.tuning(unsigned(key_size(type)), unsigned(detail::carried_width(value_bytes)));
+  const detail::Tuning& t = s.tuning(unsigned(key_size(type)), carried);
   p.tuning_row = t.row;
   p.tuning = t.describe();
   return p;
@@ -573,12 +598,18 @@ Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, 
   return algorithm;
 }
 
+bool rides_passes(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
+                  const Options& options) {
+  return n >= 2 && !needs_split(s, type, n, value_bytes, options) &&
+         riding_plan(s, options.algorithm, type, n, value_bytes, options) != nullptr;
+}
+
 cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                        std::size_t value_bytes, std::size_t n, const Options& options,
                        const std::vector<cl::Event>& wait) {
   if (values && widened(value_bytes))
     return enqueue_sort_widened(s, type, keys, *values, value_bytes, n, options, wait);
-  if (values && permuted(value_bytes))
+  if (values && permuted(value_bytes) && !rides_passes(s, type, n, value_bytes, options))
     return enqueue_sort_permuted(s, type, keys, *values, value_bytes, n, options, wait);
   if (needs_split(s, type, n, value_bytes, options))
     return enqueue_sort_split(s, type, keys, values, value_bytes, n, options, wait);

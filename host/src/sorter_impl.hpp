@@ -200,6 +200,10 @@ bool needs_split(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t
 cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                              std::size_t value_bytes, std::size_t n, const Options& options,
                              const std::vector<cl::Event>& wait);
+/// Whether values of value_bytes ride the passes of this sort although carried_by_passes says otherwise:
+/// 16-byte values where the plan is Onesweep with the multisplit ranking and radix.values16 is set.
+bool rides_passes(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
+                  const Options& options);
 /// enqueue_sort without the split: n < 2^32.
 cl::Event enqueue_sort_whole(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                              std::size_t value_bytes, std::size_t n, const Options& options,

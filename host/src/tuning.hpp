@@ -62,6 +62,9 @@ struct RadixPolicy {
   unsigned prefetch_max = 0;
   // Onesweep: reads of an earlier tile's look-back word before counting its keys instead; 0: always count
   unsigned spins = 1u << 20;
+  // 1: values of 16 bytes ride the passes beside their keys where the plan is Onesweep with the
+  // multisplit ranking; 0 (and other plans): sorted as 32-bit indices, then moved once (host/src/permute.cpp)
+  unsigned values16 = 0;
   // From this n on, one stable MSD partition by the top digit first (host/src/huge.cpp), each bucket then
   // sorted apart: the passes count in 32 bits, so n >= 2^32 needs it; lower only to test it
   std::uint64_t split_min = std::uint64_t(1) << 32;

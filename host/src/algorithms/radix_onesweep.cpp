@@ -102,8 +102,9 @@ bool self_test(Sorter::Impl& s, KeyType type, unsigned value_bytes, const RadixP
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     const std::uint64_t key = x >> (i % 3 == 0 ? 40 : 0);  // some duplicates: stability matters too
     std::memcpy(&keys[std::size_t(i) * kb], &key, kb);
-    const std::uint64_t index = i;
-    if (vb) std::memcpy(&values[std::size_t(i) * vb], &index, vb);
+    // The index, and in a value's second 8 bytes (16-byte values) its complement.
+    const std::uint64_t index[2] = {i, ~std::uint64_t(i)};
+    if (vb) std::memcpy(&values[std::size_t(i) * vb], index, vb);
   }
   // Each key's expected place: a stable sort of (key, index) by key, as unsigned bits ascending, by the
   // plan's bits only (a program for a bit range orders by nothing else).
@@ -154,9 +155,9 @@ bool self_test(Sorter::Impl& s, KeyType type, unsigned value_bytes, const RadixP
     CLSORT_CHECK(queue.enqueueReadBuffer(work, CL_TRUE, layout.timeout_byte(), 4, &timeout));
     for (cl_uint i = 0; i < n; ++i) {  // a timeout recounts: the order must be right either way
       if (key_at(out_keys, i) != key_at(keys, order[i])) return false;
-      std::uint64_t index = 0;
-      if (vb) std::memcpy(&index, &out_values[std::size_t(i) * vb], vb);
-      if (vb && index != order[i]) return false;
+      std::uint64_t index[2] = {0, ~std::uint64_t(order[i])};
+      if (vb) std::memcpy(index, &out_values[std::size_t(i) * vb], vb);
+      if (vb && (index[0] != order[i] || index[1] != ~std::uint64_t(order[i]))) return false;
     }
     if (!timeout) return true;
   }
