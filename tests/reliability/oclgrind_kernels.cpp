@@ -31,6 +31,8 @@ struct Config {
   // Only this key type (one case per process: the split path releases its sub-buffers, which Oclgrind
   // takes as freed memory, and a later case's buffers reusing it would be misread, see main()).
   const char* only = nullptr;
+  // Mode::wide: the value widths sorted (12 and 16 in device buffers, others from the host).
+  std::vector<std::size_t> value_widths = {12, 3};
 };
 using Mode = Config::Mode;
 
@@ -124,6 +126,18 @@ const Config kConfigs[] = {
      {29, 300},
      1,
      Mode::wide},
+    // 16-byte values riding Onesweep's passes (radix.values16): uint4 values in the multisplit ranking's
+    // local words, through the local-memory sub-groups.
+    {"wide_values_ride",
+     Algorithm::radix,
+     "radix.cpu=0 radix.onesweep=1 radix.match=1 radix.subgroups=3 radix.bits=4 radix.wg=16 radix.items=2 "
+     "radix.values16=1",
+     {29, 300},
+     1,
+     Mode::wide,
+     false,
+     nullptr,
+     {16}},
     // n past radix.split_min (2^32 by default): the stable partition by the top digit with 64-bit counts
     // (kernels/partition.cl), then each bucket's radix sort as a sub-buffer; keys alone and by key. Each
     // bucket is a sort of its own (Oclgrind runs every launch of each): f32 ascending, i64 descending. 4-bit
@@ -435,8 +449,8 @@ void run_custom(clsort::Sorter& sorter, const Config& c, KeyType type, Order ord
 
 // Values of 12 bytes (device buffers, room past n untouched) and 3 bytes (host), and argsort64 of device
 // keys, each checked against the stable order.
-void run_wide(clsort::Sorter& sorter, KeyType type, Order order, const std::vector<std::uint64_t>& keys,
-              std::mt19937_64& rng, const std::string& what) {
+void run_wide(clsort::Sorter& sorter, const Config& c, KeyType type, Order order,
+              const std::vector<std::uint64_t>& keys, std::mt19937_64& rng, const std::string& what) {
   const std::size_t n = keys.size(), kb = width(type), tail = 5;
   const cl::CommandQueue& q = sorter.queue();
   const clsort::Options options{order, Algorithm::radix};
@@ -444,12 +458,12 @@ void run_wide(clsort::Sorter& sorter, KeyType type, Order order, const std::vect
   for (std::size_t i = 0; i < n; ++i) ref[i] = std::uint32_t(i);
   std::stable_sort(ref.begin(), ref.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return before(type, order, keys[a], keys[b]); });
-  for (std::size_t vb : {std::size_t(12), std::size_t(3)}) {
+  for (std::size_t vb : c.value_widths) {
     std::vector<unsigned char> v((n + tail) * vb);
     for (auto& b : v) b = static_cast<unsigned char>(rng());
     for (std::size_t i = 0; i < n; ++i) std::memcpy(&v[i * vb], &i, std::min<std::size_t>(vb, 4));
     std::vector<unsigned char> k = pack(type, keys), vo = v;
-    if (vb == 12) {
+    if (vb >= 12) {
       k.resize((n + tail) * kb, 0xA5);
       cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(), k.data());
       cl::Buffer vbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size(), v.data());
@@ -459,7 +473,7 @@ void run_wide(clsort::Sorter& sorter, KeyType type, Order order, const std::vect
       q.enqueueReadBuffer(kbuf, CL_TRUE, 0, k.size(), k.data());
       q.enqueueReadBuffer(vbuf, CL_TRUE, 0, vo.size(), vo.data());
       if (!std::equal(vo.begin() + std::ptrdiff_t(n * vb), vo.end(), v.begin() + std::ptrdiff_t(n * vb)))
-        report(what + " by key (12)", "bytes past n changed");
+        report(what + " by key (" + std::to_string(vb) + ")", "bytes past n changed");
     } else {
       sorter.sort_host(type, k.data(), n, vo.data(), vb, options);
     }
@@ -517,7 +531,7 @@ void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std
     sorter_pool->back()->tune(c.tuning);
     return *sorter_pool->back();
   };
-  if (c.mode == Mode::wide) return run_wide(sorter, type, order, keys, rng, what);
+  if (c.mode == Mode::wide) return run_wide(sorter, c, type, order, keys, rng, what);
 
   {  // Keys only, in a device buffer with room past n that must stay untouched.
     clsort::Sorter& ms = fresh();
