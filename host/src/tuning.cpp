@@ -52,6 +52,9 @@ const Row k_table[] = {
     {"", "gpu", "", 0, kWithValues, "radix.values16=1",
      "H100, 2026-11-26: u32 + 16-byte values 2^20 / 2^24 / 2^26 0.114-0.115 / 1.341-1.350 / 5.24-5.26 ms "
      "against 0.123 / 1.523-1.537 / 5.83-5.86 permuted (CUB 3.5 SortPairs 0.116 / 1.356 / 5.33)"},
+    // 64-bit keys take eight passes, which would move the values eight times: about 256 bytes a key
+    // against about 100 through the permutation.
+    {"", "gpu", "", 8, kWithValues, "radix.values16=0", "not measured: the byte count above"},
     // Segments of up to 16 keys: one work-item each, sorted in registers from a span staged through local
     // memory, instead of bins in local memory. Segments past the bins and up to 65536 keys: a radix sort
     // each, one work-group, instead of chunks and merges. Power-law lengths lose 10-20% by it (a long segment
