@@ -87,13 +87,7 @@ namespace clsort::detail {
 // as much host time as a sort's plan.
 struct SegmentsState {
   Kept<std::tuple<int, unsigned, unsigned, std::uint64_t>, SegmentsPlan> plans;
-  // Which copy of the classification state the last call's seg_classify reset for the next call, and
-  // Sorter::Impl::scratch_made then: a scratch buffer made since may have replaced the state's.
-  struct Reset {
-    std::uint64_t made = 0;
-    cl_uint copy = 0;
-    bool valid = false;
-  } reset;
+  ResetCopy reset;  // the classification state's copies (seg_classify resets the other)
 };
 }  // namespace clsort::detail
 
@@ -203,7 +197,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   }
 
   // The copy of the state an earlier call's seg_classify reset, unless a scratch buffer was made since.
-  const bool reset = kept.reset.valid && kept.reset.made == s.scratch_made;
+  const bool reset = kept.reset.usable(s.scratch_made, kStateWords);
   const cl_uint copy = reset ? kept.reset.copy : 0;
   kept.reset.valid = false;
   if (!reset) {
@@ -214,7 +208,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   detail::set_args(classify, offsets, cl_uint(num), cl_ulong(limit), seq, state, copy, cl_uint(cap));
   constexpr std::size_t kClassifyEach = 4, kClassifyGroup = 64;  // SEG_CLASSIFY_EACH (kernels/segments.cl)
   run.launch(classify, (num + kClassifyEach - 1) / kClassifyEach, kClassifyGroup, "seg_classify");
-  kept.reset = {s.scratch_made, 1 - copy, true};
+  kept.reset = {s.scratch_made, kStateWords, 1 - copy, true};
   const cl_uint kind = run.kind, desc = descending;
   if (plan.seq >= 2) {
     // Short segments before the read-back, which then waits for them rather than they for it (H200, 2^20
@@ -328,21 +322,19 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     sorts.write(rtable, s.segment_radix.data(), s.segment_radix.size() * 4, "seg_radix_list");
     const std::size_t wg = plan.radix_plan.radix.wg;
     if (nradix > ntiles) {
-      cl::Kernel& sort = radix_sort;
       if (values)
-        detail::set_args(sort, keys, ckeys, *values, cvalues, rtable, kind, desc);
+        detail::set_args(radix_sort, keys, ckeys, *values, cvalues, rtable, kind, desc);
       else
-        detail::set_args(sort, keys, ckeys, rtable, kind, desc);
-      sorts.launch(sort, (nradix - ntiles) * wg, wg, "radix_segments");
+        detail::set_args(radix_sort, keys, ckeys, rtable, kind, desc);
+      sorts.launch(radix_sort, (nradix - ntiles) * wg, wg, "radix_segments");
     }
     if (ntiles) {
-      cl::Kernel& sort = radix_tiles;
       const cl_uint first_entry = cl_uint(nradix - ntiles);
       if (values)
-        detail::set_args(sort, keys, *values, rtable, first_entry, kind, desc);
+        detail::set_args(radix_tiles, keys, *values, rtable, first_entry, kind, desc);
       else
-        detail::set_args(sort, keys, rtable, first_entry, kind, desc);
-      sorts.launch(sort, ntiles * wg, wg, "radix_segment_tiles");
+        detail::set_args(radix_tiles, keys, rtable, first_entry, kind, desc);
+      sorts.launch(radix_tiles, ntiles * wg, wg, "radix_segment_tiles");
     }
   }
   if (nbins) {

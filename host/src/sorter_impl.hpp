@@ -21,6 +21,19 @@ namespace detail {
 struct RadixState;     // host/src/algorithms/radix.cpp
 struct SegmentsState;  // host/src/segments.cpp
 
+/// Which of a state's two copies (Onesweep's histogram words, the segmented sort's classification) the
+/// commands enqueued so far leave reset for the next call, for copies of `words` words: usable while the
+/// Sorter's scratch_made is still `made` (a scratch buffer made since may have replaced the one holding it).
+struct ResetCopy {
+  std::uint64_t made = 0;
+  std::size_t words = 0;
+  unsigned copy = 0;
+  bool valid = false;
+  bool usable(std::uint64_t scratch_made, std::size_t words_now) const {
+    return valid && made == scratch_made && words == words_now;
+  }
+};
+
 /// What a Sorter keeps between calls by key, made on first use: plans, whose making took several µs of
 /// host time that a GPU sort of 2^16 keys waits for. At most `Max` (then all go), so a caller whose n
 /// changes every call keeps a small map, not a growing one.

@@ -10,17 +10,8 @@
 
 namespace clsort::detail {
 
-/// Which copy of Onesweep's state words (radix_onesweep.cpp) the commands enqueued so far leave zeroed,
-/// for copies of `words` words, as long as the Sorter's scratch_made is still `made`.
-struct OnesweepZeroed {
-  std::uint64_t made = 0;
-  std::size_t words = 0;
-  unsigned copy = 0;
-  bool valid = false;
-};
-
 struct RadixState {
-  OnesweepZeroed onesweep;
+  ResetCopy onesweep;  // Onesweep's state words (radix_onesweep.cpp)
 };
 
 /// The files of a GPU-shape program: the shared part, the ranking, the shape's kernels.

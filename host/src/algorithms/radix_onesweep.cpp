@@ -38,13 +38,12 @@ struct Kernels {
 // the number of passes is odd, the copy of the result from b back to a. `zeroed` is what the Sorter
 // knows of the state copies in `work` (its Onesweep scratch), or null for a buffer of no sort before.
 void enqueue(Run& run, Kernels& k, const RadixPlan& p, const cl::Buffer& a, const cl::Buffer& b,
-             const cl::Buffer* va, const cl::Buffer* vb, const cl::Buffer& work, OnesweepZeroed* zeroed) {
+             const cl::Buffer* va, const cl::Buffer* vb, const cl::Buffer& work, ResetCopy* zeroed) {
   const Layout layout(p);
   const cl_uint n = run.n, tiles = p.tiles, state_words = cl_uint(layout.state_words);
   // The copy that an earlier sort's histogram kernel zeroes, if no scratch buffer was replaced since;
   // otherwise copy 0, cleared first.
-  const bool reuse =
-      zeroed && zeroed->valid && zeroed->made == run.s.scratch_made && zeroed->words == layout.state_words;
+  const bool reuse = zeroed && zeroed->usable(run.s.scratch_made, layout.state_words);
   const cl_uint copy = reuse ? zeroed->copy : 0;
   if (zeroed) zeroed->valid = false;  // until this sort's histogram kernel is enqueued
   // Word offsets into one buffer: sub-buffers would need the device's base alignment.
