@@ -20,6 +20,7 @@
 // key); a mismatch prints WRONG (clsort) or "vqsort WRONG" and the exit status is 1.
 //
 //   clsort_probe_segments --total 2^24 --shapes 2^20x16,power_law --reps 10 [--pairs] [--no-host]
+//   [--no-loop]
 #include <CLI/CLI.hpp>
 #include <clsort/clsort.hpp>
 #include <clsort/key_transform.hpp>
@@ -142,7 +143,7 @@ double time_vqsort(Vqsort& vq, const std::vector<K>& keys, const std::vector<std
 
 template <class K>
 Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std::uint32_t>& o, bool pairs,
-            int reps, bool host, bool profile) {
+            int reps, bool host, bool loop, bool profile) {
 #ifdef CLSORT_PROBE_HWY
   static Vqsort vq;
 #endif
@@ -180,7 +181,7 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std
     clsort_probe::print_profile(s.last_profile());
   }
   // The loop of single sorts: up to 512 segments spread over the shape, each in a buffer of its own.
-  {
+  if (loop) {
     const std::size_t count = std::min<std::size_t>(num, 512), step = num / count;
     std::vector<cl::Buffer> kb, vb;
     std::vector<std::size_t> len;
@@ -249,7 +250,7 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std
     r.ok = r.ok && gv == vexpected;
   }
   r.sort = median(t_sort);
-  r.loop = median(t_loop);
+  r.loop = loop ? median(t_loop) : 0.0;
   return r;
 }
 
@@ -261,7 +262,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> types{"u32"}, shapes{"2^20x16", "2^16x256", "2^10x16384", "power_law"};
   std::string total_text = "2^24";
   int reps = 10;
-  bool pairs = false, no_host = false, profile = false;
+  bool pairs = false, no_host = false, no_loop = false, profile = false;
   std::string device;
   app.add_option("--types", types, "key types, comma-separated")
       ->delimiter(',')
@@ -271,6 +272,7 @@ int main(int argc, char** argv) {
   app.add_option("--total", total_text, "keys in all segments together (2^24, 1e6)");
   app.add_flag("--pairs", pairs, "sort_segments_by_key with u32 values (the input index)");
   app.add_flag("--no-host", no_host, "skip the host references (std::sort, vqsort) over the segments");
+  app.add_flag("--no-loop", no_loop, "skip the loop of single sorts (its columns print 0)");
   app.add_flag("--profile", profile,
                "time on a profiling queue; print the kernels of one more call after each row");
   clsort_probe::add_reps_and_device(app, reps, device);
@@ -292,7 +294,7 @@ int main(int argc, char** argv) {
           using K = typename decltype(tag)::type;
           std::vector<K> keys(total);
           std::memcpy(keys.data(), bytes.data(), total * sizeof(K));
-          return measure<K>(sorter, keys, o, pairs, reps, !no_host, profile);
+          return measure<K>(sorter, keys, o, pairs, reps, !no_host, !no_loop, profile);
         });
         all_ok = all_ok && r.ok && r.vq_ok;
         const double best = no_host ? 0.0 : r.vq >= 0 ? std::min(r.host, r.vq) : r.host;
@@ -300,9 +302,9 @@ int main(int argc, char** argv) {
         if (!no_host && r.vq >= 0) std::snprintf(vq_text, sizeof vq_text, "%.3f", r.vq);
         std::printf("%-4s %-5s %-11s %9zu %9zu %10.3f %9.3f %12.3f %12.3f %10s %8.1fx %8.2fx %8.2fx %6s%s\n",
                     name.c_str(), pairs ? "pairs" : "keys", shape.c_str(), r.segments, r.longest, r.sort,
-                    double(total) / r.sort * 1e-6, r.loop, no_host ? 0.0 : r.host, vq_text, r.loop / r.sort,
-                    no_host ? 0.0 : r.host / r.sort, best / r.sort, r.ok ? "ok" : "WRONG",
-                    r.vq_ok ? "" : " vqsort WRONG");
+                    double(total) / r.sort * 1e-6, r.loop, no_host ? 0.0 : r.host, vq_text,
+                    no_loop ? 0.0 : r.loop / r.sort, no_host ? 0.0 : r.host / r.sort, best / r.sort,
+                    r.ok ? "ok" : "WRONG", r.vq_ok ? "" : " vqsort WRONG");
         std::fflush(stdout);
       }
     }
