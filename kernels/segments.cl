@@ -156,38 +156,48 @@ INLINE bool seg_before(gkey_t a, gkey_t b, uint kind, uint descending) {
     }
 
 // Segments of at least SEG_SEQ_RADIX keys (0: none) take an LSD radix sort by the bytes of the code
-// instead of runs and merges: KEY_BITS / 8 passes, each a count and a stable scatter between the segment
-// and its span of `tmp`, all in the core's cache; a pass whose byte is the same for every key moves
-// nothing. The merges branch on every comparison, which random keys mispredict half the time.
+// instead of runs and merges: one read counts every byte's digits, then KEY_BITS / 8 passes, each a stable
+// scatter between the segment and its span of `tmp`, all in the core's cache; a pass whose byte is the
+// same for every key moves nothing. The merges branch on every comparison, which random keys mispredict
+// half the time.
 #ifndef SEG_SEQ_RADIX
 #define SEG_SEQ_RADIX 256
 #endif
 #if SEG_SEQ_RADIX
+#define SEG_PASSES (KEY_BITS / 8)
 INLINE void seg_radix(global gkey_t* keys, global gkey_t* tmp,
 #if VALUE_BYTES != 0
                       global value_t* values, global value_t* vtmp,
 #endif
                       uint len, uint kind, uint descending) {
-  uint count[256];
+  uint count[SEG_PASSES][256];
+  for (uint p = 0; p < SEG_PASSES; ++p)
+    for (uint d = 0; d < 256; ++d) count[p][d] = 0;
+  for (uint i = 0; i < len; ++i) {
+    const ukey_t c = encode_key(keys[i], kind, descending);
+#pragma unroll
+    for (uint p = 0; p < SEG_PASSES; ++p) ++count[p][(uint)(c >> (8 * p)) & 0xFFu];
+  }
+  const ukey_t first = encode_key(keys[0], kind, descending);
   global gkey_t* from = keys;
   global gkey_t* to = tmp;
 #if VALUE_BYTES != 0
   global value_t* vfrom = values;
   global value_t* vto = vtmp;
 #endif
-  for (uint shift = 0; shift < KEY_BITS; shift += 8) {
-    for (uint d = 0; d < 256; ++d) count[d] = 0;
-    for (uint i = 0; i < len; ++i) ++count[(uint)(encode_key(from[i], kind, descending) >> shift) & 0xFFu];
-    if (count[(uint)(encode_key(from[0], kind, descending) >> shift) & 0xFFu] == len) continue;
+  for (uint p = 0; p < SEG_PASSES; ++p) {
+    const uint shift = 8 * p;
+    uint* at = count[p];
+    if (at[(uint)(first >> shift) & 0xFFu] == len) continue;
     uint sum = 0;
     for (uint d = 0; d < 256; ++d) {
-      const uint c = count[d];
-      count[d] = sum;
+      const uint c = at[d];
+      at[d] = sum;
       sum += c;
     }
     for (uint i = 0; i < len; ++i) {
       const gkey_t x = from[i];
-      const uint o = count[(uint)(encode_key(x, kind, descending) >> shift) & 0xFFu]++;
+      const uint o = at[(uint)(encode_key(x, kind, descending) >> shift) & 0xFFu]++;
       to[o] = x;
 #if VALUE_BYTES != 0
       vto[o] = vfrom[i];

@@ -1,6 +1,7 @@
 // clsort_probe_segments: the segmented sort (Sorter::sort_segments, sort_segments_by_key) on device
-// buffers, against a loop of single clsort sorts of the same segments on the same device, and against
-// std::sort looping over the segments on the host, in one process.
+// buffers, against a loop of single clsort sorts of the same segments on the same device, and against the
+// best CPU sorts looping over the segments on the host (std::sort, and Highway's vqsort where CMake found
+// Highway), in one process.
 //
 // Shapes (--shapes), each with --total keys in all (default 2^24): 2^20x16, 2^16x256, 2^10x16384 (the
 // count scales with the total: total/16 segments of 16 and so on) and power_law (lengths 1 + 4 / u^1.25,
@@ -9,11 +10,17 @@
 // u32 (or --types), values (--pairs) their input index. Each row is the median of REPS calls, each timed
 // from enqueue to completion (wall clock) on a fresh copy of the keys (the copy is not timed). The loop
 // of single sorts runs on up to 512 segments, each already in a buffer of its own, and is scaled to all
-// segments ("loop ms", an estimate). std::sort sorts each segment of a copy (pairs: (key, value) pairs by
-// key). Every result is checked against std::stable_sort of each segment (values too); a mismatch prints
-// WRONG and the exit status is 1.
+// segments ("loop ms", an estimate). The host references sort each segment of a copy on one thread (the
+// copy, and any packing, not timed): std::sort the keys (pairs: (key, value) pairs by key); vqsort
+// (one hwy::Sorter for all segments) the keys where it has their type (16/32/64-bit integers, f32, f64),
+// pairs as K32V32 (keys up to 4 bytes) or K64V64 (8 bytes) of the key's code (clsort/key_transform.hpp)
+// and the value, not stably. "vs std" is std::sort's time over clsort's, "vs best" the faster host
+// reference's. Every clsort result is checked against std::stable_sort of each segment (values too), and
+// vqsort's against the same keys (its pairs: each value a distinct index of its segment, carrying its
+// key); a mismatch prints WRONG (clsort) or "vqsort WRONG" and the exit status is 1.
 //
 //   clsort_probe_segments --total 2^24 --shapes 2^20x16,power_law --reps 10 [--pairs] [--no-host]
+//   [--no-loop]
 #include <CLI/CLI.hpp>
 #include <clsort/clsort.hpp>
 #include <clsort/key_transform.hpp>
@@ -27,7 +34,12 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#ifdef CLSORT_PROBE_HWY
+#include <hwy/contrib/sort/vqsort.h>
+#endif
 
 #include "../cli_common.hpp"
 #include "probe_cli.hpp"
@@ -50,14 +62,91 @@ std::vector<std::uint32_t> make_offsets(const std::string& shape, std::size_t to
 }
 
 struct Row {
-  double sort = 0, loop = 0, host = 0;
+  double sort = 0, loop = 0, host = 0, vq = -1;  // vq < 0: no vqsort time
   std::size_t segments = 0, longest = 0;
-  bool ok = true;
+  bool ok = true, vq_ok = true;
 };
+
+#ifdef CLSORT_PROBE_HWY
+// Highway before 1.1 (Debian 12: 1.0.3) sorts through a Sorter object, which holds its scratch space.
+struct Vqsort {
+#ifdef CLSORT_PROBE_HWY_VQSORT
+  template <class T>
+  void operator()(T* keys, std::size_t n) const {
+    hwy::VQSort(keys, n, hwy::SortAscending());
+  }
+#else
+  hwy::Sorter sorter;
+  template <class T>
+  void operator()(T* keys, std::size_t n) const {
+    sorter(keys, n, hwy::SortAscending());
+  }
+#endif
+};
+
+// vqsort's keys: no 8-bit or 16-bit float types.
+template <class K>
+constexpr bool vqsort_keys_v = std::is_arithmetic_v<K> && sizeof(K) >= 2;
+
+// Times vqsort over the segments (median of `reps`), keys of their own type or, with pairs, (code, index)
+// records; checks the last result against `expected` (keys in clsort's order). Returns -1 where vqsort
+// has no such keys.
+template <class K>
+double time_vqsort(Vqsort& vq, const std::vector<K>& keys, const std::vector<std::uint32_t>& o,
+                   const std::vector<K>& expected, bool pairs, int reps, bool* ok) {
+  const std::size_t n = keys.size(), num = o.size() - 1;
+  std::vector<double> t;
+  if (pairs) {
+    using P = std::conditional_t<sizeof(K) <= 4, hwy::K32V32, hwy::K64V64>;
+    using C = decltype(P::key);
+    std::vector<P> copy(n);
+    for (int rep = 0; rep < reps; ++rep) {
+      for (std::size_t i = 0; i < n; ++i) {
+        copy[i].key = C(clsort::encode_key(keys[i]));
+        copy[i].value = std::uint32_t(i);
+      }
+      const auto t0 = Clock::now();
+      for (std::size_t i = 0; i < num; ++i) vq(copy.data() + o[i], o[i + 1] - o[i]);
+      t.push_back(ms_since(t0));
+    }
+    std::vector<unsigned char> seen(n, 0);
+    for (std::size_t i = 0; i < num && *ok; ++i)
+      for (std::size_t j = o[i]; j < o[i + 1]; ++j) {
+        const auto v = std::size_t(copy[j].value);
+        const bool fine = v >= o[i] && v < o[i + 1] && !seen[v] &&
+                          C(clsort::encode_key(keys[v])) == copy[j].key &&
+                          copy[j].key == C(clsort::encode_key(expected[j]));
+        seen[v < n ? v : 0] = 1;
+        if (!fine) {
+          *ok = false;
+          break;
+        }
+      }
+  } else if constexpr (!vqsort_keys_v<K>) {
+    return -1;
+  } else {
+    std::vector<K> copy(n);
+    for (int rep = 0; rep < reps; ++rep) {
+      copy = keys;
+      const auto t0 = Clock::now();
+      for (std::size_t i = 0; i < num; ++i) vq(copy.data() + o[i], o[i + 1] - o[i]);
+      t.push_back(ms_since(t0));
+    }
+    // vqsort's own order for floats: -0 and +0 are equal, so either may come first.
+    for (std::size_t j = 0; j < n && *ok; ++j)
+      if (clsort::encode_key(copy[j]) != clsort::encode_key(expected[j]) && !(copy[j] == expected[j]))
+        *ok = false;
+  }
+  return median(t);
+}
+#endif
 
 template <class K>
 Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std::uint32_t>& o, bool pairs,
-            int reps, bool host, bool profile) {
+            int reps, bool host, bool loop, bool profile) {
+#ifdef CLSORT_PROBE_HWY
+  static Vqsort vq;
+#endif
   const std::size_t n = keys.size(), num = o.size() - 1;
   Row r;
   r.segments = num;
@@ -92,7 +181,7 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std
     clsort_probe::print_profile(s.last_profile());
   }
   // The loop of single sorts: up to 512 segments spread over the shape, each in a buffer of its own.
-  {
+  if (loop) {
     const std::size_t count = std::min<std::size_t>(num, 512), step = num / count;
     std::vector<cl::Buffer> kb, vb;
     std::vector<std::size_t> len;
@@ -148,6 +237,9 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std
       }
     }
     r.host = median(t_host);
+#ifdef CLSORT_PROBE_HWY
+    r.vq = time_vqsort(vq, keys, o, expected, pairs, std::max(1, reps / 2), &r.vq_ok);
+#endif
   }
   std::vector<K> got(n);
   q.enqueueReadBuffer(work, CL_TRUE, 0, n * sizeof(K), got.data());
@@ -158,7 +250,7 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std
     r.ok = r.ok && gv == vexpected;
   }
   r.sort = median(t_sort);
-  r.loop = median(t_loop);
+  r.loop = loop ? median(t_loop) : 0.0;
   return r;
 }
 
@@ -170,7 +262,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> types{"u32"}, shapes{"2^20x16", "2^16x256", "2^10x16384", "power_law"};
   std::string total_text = "2^24";
   int reps = 10;
-  bool pairs = false, no_host = false, profile = false;
+  bool pairs = false, no_host = false, no_loop = false, profile = false;
   std::string device;
   app.add_option("--types", types, "key types, comma-separated")
       ->delimiter(',')
@@ -179,7 +271,8 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   app.add_option("--total", total_text, "keys in all segments together (2^24, 1e6)");
   app.add_flag("--pairs", pairs, "sort_segments_by_key with u32 values (the input index)");
-  app.add_flag("--no-host", no_host, "skip std::sort over the segments");
+  app.add_flag("--no-host", no_host, "skip the host references (std::sort, vqsort) over the segments");
+  app.add_flag("--no-loop", no_loop, "skip the loop of single sorts (its columns print 0)");
   app.add_flag("--profile", profile,
                "time on a profiling queue; print the kernels of one more call after each row");
   clsort_probe::add_reps_and_device(app, reps, device);
@@ -187,9 +280,9 @@ int main(int argc, char** argv) {
   try {
     const std::size_t total = clsort_cli::parse_size(total_text);
     const cl::Device dev = clsort_probe::open_and_print_device(device);
-    std::printf("%-4s %-5s %-11s %9s %9s %10s %9s %12s %12s %9s %9s %6s\n", "type", "what", "shape",
-                "segments", "longest", "clsort ms", "Gkeys/s", "loop ms", "std::sort ms", "vs loop", "vs std",
-                "check");
+    std::printf("%-4s %-5s %-11s %9s %9s %10s %9s %12s %12s %10s %9s %9s %9s %6s\n", "type", "what", "shape",
+                "segments", "longest", "clsort ms", "Gkeys/s", "loop ms", "std::sort ms", "vqsort ms",
+                "vs loop", "vs std", "vs best", "check");
     clsort::Sorter sorter(dev, profile);
     bool all_ok = true;
     for (const auto& name : types) {
@@ -201,13 +294,17 @@ int main(int argc, char** argv) {
           using K = typename decltype(tag)::type;
           std::vector<K> keys(total);
           std::memcpy(keys.data(), bytes.data(), total * sizeof(K));
-          return measure<K>(sorter, keys, o, pairs, reps, !no_host, profile);
+          return measure<K>(sorter, keys, o, pairs, reps, !no_host, !no_loop, profile);
         });
-        all_ok = all_ok && r.ok;
-        std::printf("%-4s %-5s %-11s %9zu %9zu %10.3f %9.3f %12.3f %12.3f %8.1fx %8.2fx %6s\n", name.c_str(),
-                    pairs ? "pairs" : "keys", shape.c_str(), r.segments, r.longest, r.sort,
-                    double(total) / r.sort * 1e-6, r.loop, no_host ? 0.0 : r.host, r.loop / r.sort,
-                    no_host ? 0.0 : r.host / r.sort, r.ok ? "ok" : "WRONG");
+        all_ok = all_ok && r.ok && r.vq_ok;
+        const double best = no_host ? 0.0 : r.vq >= 0 ? std::min(r.host, r.vq) : r.host;
+        char vq_text[32] = "-";
+        if (!no_host && r.vq >= 0) std::snprintf(vq_text, sizeof vq_text, "%.3f", r.vq);
+        std::printf("%-4s %-5s %-11s %9zu %9zu %10.3f %9.3f %12.3f %12.3f %10s %8.1fx %8.2fx %8.2fx %6s%s\n",
+                    name.c_str(), pairs ? "pairs" : "keys", shape.c_str(), r.segments, r.longest, r.sort,
+                    double(total) / r.sort * 1e-6, r.loop, no_host ? 0.0 : r.host, vq_text,
+                    no_loop ? 0.0 : r.loop / r.sort, no_host ? 0.0 : r.host / r.sort, best / r.sort,
+                    r.ok ? "ok" : "WRONG", r.vq_ok ? "" : " vqsort WRONG");
         std::fflush(stdout);
       }
     }
