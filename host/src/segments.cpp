@@ -72,7 +72,9 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
   p.program.files = {"segments.cl"};
   p.program.defines = detail::width_defines(in);
   p.program.defines.set("SEG_WG", p.wg).set("SEG_SLOTS", p.slots).set("SEG_OFFSET_64", offset_bytes == 8);
-  p.program.defines.set("SEG_SEQ_RADIX", p.seq_radix);
+  // Only where some segment can reach it: its count table is 1 KiB of private memory per byte of key,
+  // which a GPU would reserve for every resident work-item of seg_sequential.
+  p.program.defines.set("SEG_SEQ_RADIX", p.seq >= p.seq_radix ? p.seq_radix : 0);
   // Groups of one segment per work-item stage their spans where every segment they take fits one run.
   p.program.defines.set("SEG_SEQ_STAGE", p.seq_local > 1 && p.seq >= 2 && p.seq <= 16 ? p.seq_local : 0);
   return p;
