@@ -71,12 +71,26 @@ inline uint2 group_range(uint n, uint blocks_per_group) {
 
 // lk holds a block sorted by digit, and a key of digit d at block position p goes to gofs[d] + p: each
 // digit's keys go to consecutive global positions. dest[j] receives the place of the key at block
-// position lid + j * RADIX_WG, for its value. The bounds test stays for whole blocks too: without it
-// (load_keys drops its own) pairs and 64-bit keys were 1-4% slower from 2^26 and 4-byte keys no faster
-// (H100, 2^28: pairs 9.24-9.41 against 8.92-9.01 ms, u64 16.67-16.72 against 16.43-16.44).
+// position lid + j * RADIX_WG, for its value. Whether a whole block stores without the bounds test (as
+// load_keys loads) depends on the width: for 8- and 16-bit keys alone it pays (H100, u16 2^26 0.714 ms
+// against 0.725-0.735, CUB 3.5 0.731-0.737); pairs and 64-bit keys were 1-4% slower from 2^26 (2^28:
+// pairs 9.24-9.41 against 8.92-9.01 ms, u64 16.67-16.72 against 16.43-16.44) and 4-byte keys no faster.
+#ifndef RADIX_STORE_WHOLE
+#define RADIX_STORE_WHOLE (KEY_BITS <= 16 && VALUE_BYTES == 0)
+#endif
 INLINE void store_keys(local const ukey_t* lk, uint valid, uint shift, uint decode, uint kind,
                        uint descending, local const uint* gofs, global gkey_t* dst, uint* dest) {
   const uint lid = get_local_id(0);
+  if (RADIX_STORE_WHOLE && valid == RADIX_BLOCK) {
+#pragma unroll
+    for (uint j = 0; j < RADIX_ITEMS; ++j) {
+      const uint p = lid + j * RADIX_WG;
+      const ukey_t key = lk[p];
+      dest[j] = gofs[digit_of(key, shift)] + p;
+      dst[dest[j]] = decode ? decode_key(key, kind, descending) : key;
+    }
+    return;
+  }
 #pragma unroll
   for (uint j = 0; j < RADIX_ITEMS; ++j) {
     const uint p = lid + j * RADIX_WG;

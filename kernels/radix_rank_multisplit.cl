@@ -72,8 +72,8 @@
 // for each load in turn (the first pass took 0.14 ms instead of 0.10 at 2^24 u32 keys on the H100).
 // A whole block (valid == RADIX_BLOCK, the same for the work-group) loads through one pointer at constant
 // offsets with no bounds test: one instruction a key instead of five, in passes that are bound by their
-// instructions (H100, u32 2^24 / 2^28 0.420-0.426 / 5.78-5.81 ms -> 0.403-0.410 / 5.58-5.59; pairs 2^24
-// 0.682 -> 0.643, u16 2^26 0.767-0.773 -> 0.714, with the padding below skipped for whole blocks too).
+// instructions (H100, u32 2^24 / 2^28 0.420-0.426 / 5.78-5.81 ms -> 0.403-0.411 / 5.58-5.60; pairs 2^24
+// 0.675-0.684 -> 0.643-0.648, with the padding below skipped for whole blocks too).
 INLINE void load_keys(global const gkey_t* src, uint blk, uint valid, ukey_t* k) {
   const uint first = sg_index() * SG_ITEMS + sg_lane();
   global const gkey_t* at = src + blk + first;
