@@ -85,12 +85,14 @@ const Row k_table[] = {
     // Keys of 8 and 16 bits run the 4-byte keys' kernels on 32-bit codes (only their global loads and
     // stores are narrow), so they take the 4-byte rows' parameters; for 16-bit keys no other tile was faster.
     {"nvidia", "gpu", "", 2, kNoValues, "radix.items=24 radix.regs=64",
-     "H200, 2026-11-26: u16 2^24 / 2^26 0.98x / 0.96x CUB 3.5, f16 1.00-1.03x; 20, 28, 32 keys slower"},
+     "H100, 2026-11-27: u16 2^24 / 2^26 1.03-1.04x / 1.03x CUB 3.5, f16 1.08-1.10x / 1.09x; H200, "
+     "2026-11-26: 20, 28, 32 keys slower"},
     {"nvidia", "gpu", "", 2, kWithValues, "radix.items=32 radix.regs=0 radix.peers=1",
-     "H200, 2026-11-26: u16 pairs 2^24 / 2^26 0.93x / 0.97x CUB 3.5; 24, 28 keys slower; H100, 2026-11-26: "
-     "ballot peers 0.340-0.350 / 1.159-1.163 ms against 0.347-0.364 / 1.176-1.178 with atomic peers"},
+     "H100, 2026-11-27: u16 pairs 2^24 / 2^26 1.01-1.02x / 1.06x CUB 3.5; H200, 2026-11-26: 24, 28 keys "
+     "slower; H100, 2026-11-26: ballot peers 0.340-0.350 / 1.159-1.163 ms against 0.347-0.364 / "
+     "1.176-1.178 with atomic peers"},
     {"nvidia", "gpu", "", 1, kNoValues, "radix.items=24 radix.regs=64",
-     "H200, 2026-11-26: u8 2^24 / 2^26 1.07x / 1.12x CUB 3.5 (the 4-byte keys' parameters)"},
+     "H100, 2026-11-27: u8 2^24 / 2^26 1.13-1.14x / 1.20x CUB 3.5 (the 4-byte keys' parameters)"},
     {"nvidia", "gpu", "", 1, kWithValues, "radix.items=32 radix.regs=0",
      "not measured: the u32 pairs' parameters"},
     {"advanced micro devices", "gpu", "", 0, kAnyValues, "bitonic.wg=256 bitonic.tile=2048",
