@@ -73,12 +73,15 @@ const Row k_table[] = {
     {"nvidia", "gpu", "", 8, kAnyValues, "radix.items=21 radix.items_local=32 radix.regs=80",
      "H100, 2026-11-23: u64 2^24 1.04x CUB; local-memory sub-groups H200, 2026-11-26: u64 2^28 13.5 Gkeys/s "
      "at 32 keys (local memory holds fewer), 13.2 at 21"},
-    // 4-byte keys rank by ballots (kernels/radix_rank_multisplit.cl, rank_keys), the path of every device
-    // with cl_khr_subgroup_ballot (and 16-bit keys with values, below); 8-byte and narrow keys keep the
-    // local-atomic peers.
+    // 4-byte keys and 8-byte keys alone rank by ballots (kernels/radix_rank_multisplit.cl, rank_keys), the
+    // path of every device with cl_khr_subgroup_ballot (and 16-bit keys with values, below); 8-byte keys
+    // with values and 16-bit keys alone keep the local-atomic peers.
     {"nvidia", "gpu", "", 4, kAnyValues, "radix.peers=1",
      "H100, 2026-11-26: u32 2^28 5.79 ms against 5.97 with atomic peers (0.95x / 0.92x CUB 3.5), u32 pairs "
      "2^24 0.679 against 0.699; 2^20 within 2%"},
+    {"nvidia", "gpu", "", 8, kNoValues, "radix.peers=1",
+     "H100, 2026-11-27: u64 2^24 / 2^26 / 2^28 15.19-15.24 / 15.18-15.43 / 16.48 Gkeys/s against 14.73-14.82 "
+     "/ 14.67-15.65 / 16.33 with atomic peers (tools/gpu_paths.sh, CUB 3.5 in the same command)"},
     // Pairs spill under every register cap tried.
     {"nvidia", "gpu", "", 0, kWithValues, "radix.regs=0", "H100, 2026-11-23: u32 pairs 2^28 1.01x CUB"},
     {"nvidia", "gpu", "", 4, kWithValues, "radix.items=32", "H100, 2026-11-23: u32 pairs 2^26 27.95 Gkeys/s"},
