@@ -36,7 +36,8 @@ const Row k_table[] = {
     {"", "cpu", "", 0, kAnyValues,
      "radix.cpu=1 radix.groups=32 radix.wg=64 radix.items=15 bitonic.wg=64 bitonic.tile=8192 selection.wg=64"
      " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512"
-     " select.wg=1 select.items=4096 select.groups=4 segments.wg=16 segments.huge=2048 segments.seq=65536",
+     " select.wg=1 select.items=4096 select.groups=4 segments.wg=16 segments.huge=2048 segments.seq=65536"
+     " segments.vec=256",
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 2^20 11.5x std::sort; the same best parameters on Intel's CPU "
      "runtime 2026.2 (2026-11-25); segments: PoCL 2026-11-26, 2^22 u32 keys (tools/probes/segments.cpp), "
      "every segment up to 65536 keys one work-item each, by radix from 256 keys: segments of 2048 / 4096 / "
@@ -171,6 +172,7 @@ const Param k_params[] = {
     CLSORT_PARAM("segments.seq", segments.seq, 0, 65536, Check::range, "off"),
     CLSORT_PARAM("segments.seq_radix", segments.seq_radix, 0, 65536, Check::range, "off"),
     CLSORT_PARAM("segments.seq_wg", segments.seq_wg, 0, 256, Check::pow2_or_zero, "by device"),
+    CLSORT_PARAM("segments.vec", segments.vec, 16, 1024, Check::pow2_or_zero, "off"),
     CLSORT_PARAM("segments.radix", segments.radix, 0, 1u << 24, Check::range, "off"),
     CLSORT_PARAM("segments.radix_regs", segments.radix_regs, 16, 255, Check::zero_or_range,
                  "the compiler's choice"),
