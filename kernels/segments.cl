@@ -416,32 +416,39 @@ INLINE uint seg_vec_slots(global const offset_t* off, uint num, uint g) {
     _Pragma("unroll") for (uint m = 0; m < (1u << (T)); ++m) buf[base + m * s] = r[m]; \
   }
 
-// Sorts each lane of buf[0, p) ascending (p a power of two, 16 <= p <= SEG_VEC): runs of 16 in registers,
-// alternately ascending and descending, then the bitonic merges, up to four steps per pass over the rows.
-INLINE void seg_vec_network(seg_vec_t* buf, uint p) {
-  for (uint b = 0; b < p / 16; ++b) {
+// Sorts r, rows b * 16 ... b * 16 + 15, in each lane into buf[b * 16, b * 16 + 16): ascending for even b,
+// descending for odd b.
+INLINE void seg_vec_run(seg_vec_t* buf, seg_vec_t* r, uint b) {
+#pragma unroll
+  for (uint k = 2; k <= 16; k <<= 1)
+#pragma unroll
+    for (uint d = k >> 1; d > 0; d >>= 1)
+#pragma unroll
+      for (uint m = 0; m < 16; ++m)
+        if ((m & d) == 0) {
+          if (k == 16 || (m & k) == 0)
+            SEG_VEC_CX(r[m], r[m + d])
+          else
+            SEG_VEC_CX(r[m + d], r[m])
+        }
+  if (b & 1) {
+#pragma unroll
+    for (uint m = 0; m < 16; ++m) buf[b * 16 + 15 - m] = r[m];
+  } else {
+#pragma unroll
+    for (uint m = 0; m < 16; ++m) buf[b * 16 + m] = r[m];
+  }
+}
+
+// Sorts each lane of buf[0, p) ascending (p a power of two, 16 <= p <= SEG_VEC): the runs of 16 from row
+// `first` on (those before it were sorted as they were loaded), then the bitonic merges, up to four steps
+// per pass over the rows.
+INLINE void seg_vec_network(seg_vec_t* buf, uint p, uint first) {
+  for (uint b = first / 16; b < p / 16; ++b) {
     seg_vec_t r[16];
 #pragma unroll
     for (uint m = 0; m < 16; ++m) r[m] = buf[b * 16 + m];
-#pragma unroll
-    for (uint k = 2; k <= 16; k <<= 1)
-#pragma unroll
-      for (uint d = k >> 1; d > 0; d >>= 1)
-#pragma unroll
-        for (uint m = 0; m < 16; ++m)
-          if ((m & d) == 0) {
-            if (k == 16 || (m & k) == 0)
-              SEG_VEC_CX(r[m], r[m + d])
-            else
-              SEG_VEC_CX(r[m + d], r[m])
-          }
-    if (b & 1) {
-#pragma unroll
-      for (uint m = 0; m < 16; ++m) buf[b * 16 + 15 - m] = r[m];
-    } else {
-#pragma unroll
-      for (uint m = 0; m < 16; ++m) buf[b * 16 + m] = r[m];
-    }
+    seg_vec_run(buf, r, b);
   }
   for (uint k = 32; k <= p; k <<= 1) {
     uint j = k >> 1;
@@ -501,14 +508,24 @@ kernel void seg_vector(global gkey_t* keys,
   full = p;
   for (uint l = 0; l < SEG_LANES; ++l) full = min(full, len[l]);
   full &= ~15u;
+  // Back-to-back segments are first copied in order: 16 streams of rows 1 KB apart took longer to load.
+  gkey_t stage[16 * SEG_VEC];
+  bool contiguous = full > 0;
+  for (uint l = 1; l < 16; ++l) contiguous = contiguous && at[l] == at[l - 1] + len[l - 1];
+  const uint span = at[15] + len[15] - at[0];
+  if (contiguous) {
+    for (uint i = 0; i + 16 <= span; i += 16) vstore16(vload16(0, keys + at[0] + i), 0, stage + i);
+    for (uint i = span & ~15u; i < span; ++i) stage[i] = keys[at[0] + i];
+  }
   for (uint i0 = 0; i0 < full; i0 += 16) {
     uint16 r[16];
 #pragma unroll
     for (uint l = 0; l < 16; ++l)
-      r[l] = seg_vec_encode(convert_uint16(vload16(0, keys + at[l] + i0)), kind, descending);
+      r[l] = seg_vec_encode(convert_uint16(contiguous ? vload16(0, stage + (at[l] - at[0]) + i0)
+                                                      : vload16(0, keys + at[l] + i0)),
+                            kind, descending);
     SEG_TRANSPOSE16(r)
-#pragma unroll
-    for (uint i = 0; i < 16; ++i) buf[i0 + i] = r[i];
+    seg_vec_run(buf, r, i0 / 16);
   }
 #endif
   for (uint l = 0; l < SEG_LANES; ++l) {
@@ -520,7 +537,7 @@ kernel void seg_vector(global gkey_t* keys,
 #pragma clang loop vectorize(disable)
     for (uint i = max(n, full); i < p; ++i) lane[i * SEG_LANES + l] = SEG_LANE_PAD(i);
   }
-  seg_vec_network(buf, p);
+  seg_vec_network(buf, p, full);
 #if SEG_LANES == 16
   for (uint i0 = 0; i0 < full; i0 += 16) {
     uint16 r[16];
