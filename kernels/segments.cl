@@ -280,6 +280,296 @@ INLINE void seg_transposition(ukey_t* c WITH_VALUES(, value_t* v)) {
 }
 #endif
 
+// The vector path (CPU devices): seg_vector sorts SEG_LANES consecutive segments at once, each in a lane
+// of an explicit vector, so that every compare-exchange of a bitonic network is one min and one max for
+// all of them. PoCL vectorizes work-items only where its work-item loop is innermost, which a network's
+// loops prevent (with a barrier per step it loaded each element by a gather, 4x slower than the sequential
+// path). Segments of 2 to SEG_VEC keys go there, by groups: group g, segments [g * SEG_LANES, (g + 1) *
+// SEG_LANES), pads each to the group's P (a power of two, at least 16, from its longest segment) and is
+// taken only where its keys fill at least a quarter of the P * SEG_LANES slots; seg_sequential takes the
+// segments of the other groups.
+#ifndef SEG_VEC
+#define SEG_VEC 0
+#endif
+#if SEG_VEC
+#if VALUE_BYTES == 0 && UKEY_BITS == 32
+// Keys alone need no stability (equal codes are equal keys): 32-bit codes, 16 lanes.
+#define SEG_LANES 16
+typedef uint16 seg_vec_t;
+typedef uint seg_lane_t;
+#define SEG_LANE_CODE(c, i) (c)
+#define SEG_LANE_PAD(i) 0xFFFFFFFFu
+#define SEG_LANE_KEY(x) (x)
+#elif VALUE_BYTES == 0
+#define SEG_LANES 8
+typedef ulong8 seg_vec_t;
+typedef ulong seg_lane_t;
+#define SEG_LANE_CODE(c, i) (c)
+#define SEG_LANE_PAD(i) KEY_MAX
+#define SEG_LANE_KEY(x) (x)
+#elif UKEY_BITS == 32
+// (code, position), unique: the network is stable, and the values follow by position at the end.
+#define SEG_LANES 8
+typedef ulong8 seg_vec_t;
+typedef ulong seg_lane_t;
+#define SEG_LANE_CODE(c, i) ((ulong)(c) << 32 | (i))
+#define SEG_LANE_PAD(i) (0xFFFFFFFF00000000UL | (i))  // after every key, in order
+#define SEG_LANE_KEY(x) ((ukey_t)((x) >> 32))
+#else
+#error "seg_vector takes no 64-bit keys with values"
+#endif
+
+#if SEG_LANES == 16
+// Whole rows of 16 keys of all 16 lanes move between the keys and the rows by 16 x 16 transposes: scalar
+// loads and stores of single lanes took as long as the network (PoCL, segments of 256 keys). encode_key and
+// decode_key, lane-wise.
+#if KEY_BITS == 32
+#define SEG_GKEY16(x) convert_uint16(x)
+#elif KEY_BITS == 16
+#define SEG_GKEY16(x) convert_ushort16(x)
+#else
+#define SEG_GKEY16(x) convert_uchar16(x)
+#endif
+INLINE uint16 seg_vec_encode(uint16 x, uint kind, uint descending) {
+  if (kind == KIND_SIGNED) {
+    x ^= (uint16)KEY_SIGN;
+  } else if (kind >= KIND_FLOAT) {
+    x = select(x | KEY_SIGN, x ^ KEY_MAX, (x & KEY_SIGN) != (uint16)0);
+    x = (x - NAN_SPAN(kind)) & KEY_MAX;
+  }
+  return descending ? x ^ KEY_MAX : x;
+}
+INLINE uint16 seg_vec_decode(uint16 x, uint kind, uint descending) {
+  if (descending) x ^= (uint16)KEY_MAX;
+  if (kind == KIND_SIGNED) {
+    x ^= (uint16)KEY_SIGN;
+  } else if (kind >= KIND_FLOAT) {
+    x = (x + NAN_SPAN(kind)) & KEY_MAX;
+    x = select(x ^ KEY_MAX, x ^ KEY_SIGN, (x & KEY_SIGN) != (uint16)0);
+  }
+  return x;
+}
+// Transposes r[0..16) in four rounds; round d swaps the off-diagonal d x d blocks of each 2d x 2d block.
+#define SEG_T8(A, B) (uint16)(A.lo, B.lo), (uint16)(A.hi, B.hi)
+#define SEG_T4(A, B) \
+  (uint16)(A.s0123, B.s0123, A.s89ab, B.s89ab), (uint16)(A.s4567, B.s4567, A.scdef, B.scdef)
+#define SEG_T2(A, B)                                                \
+  (uint16)(A.s01, B.s01, A.s45, B.s45, A.s89, B.s89, A.scd, B.scd), \
+      (uint16)(A.s23, B.s23, A.s67, B.s67, A.sab, B.sab, A.sef, B.sef)
+#define SEG_T1(A, B)                                                                                        \
+  (uint16)(A.s0, B.s0, A.s2, B.s2, A.s4, B.s4, A.s6, B.s6, A.s8, B.s8, A.sa, B.sa, A.sc, B.sc, A.se, B.se), \
+      (uint16)(A.s1, B.s1, A.s3, B.s3, A.s5, B.s5, A.s7, B.s7, A.s9, B.s9, A.sb, B.sb, A.sd, B.sd, A.sf,    \
+               B.sf)
+#define SEG_T_ROUND(r, d, F)                                                \
+  _Pragma("unroll") for (uint i_ = 0; i_ < 16; ++i_) if ((i_ & (d)) == 0) { \
+    const uint16 a_ = r[i_], b_ = r[i_ + (d)];                              \
+    const uint16 x_[2] = {F(a_, b_)};                                       \
+    r[i_] = x_[0];                                                          \
+    r[i_ + (d)] = x_[1];                                                    \
+  }
+#define SEG_TRANSPOSE16(r)    \
+  {                           \
+    SEG_T_ROUND(r, 8, SEG_T8) \
+    SEG_T_ROUND(r, 4, SEG_T4) \
+    SEG_T_ROUND(r, 2, SEG_T2) \
+    SEG_T_ROUND(r, 1, SEG_T1) \
+  }
+#endif
+
+// The slots P of group g's segments in seg_vector, or 0 where seg_sequential takes them.
+INLINE uint seg_vec_slots(global const offset_t* off, uint num, uint g) {
+  const uint s0 = g * SEG_LANES, s1 = min(num, s0 + SEG_LANES);
+  uint longest = 0, total = 0;
+  for (uint s = s0; s < s1; ++s) {
+    const uint len = (uint)(off[s + 1] - off[s]);
+    if (len >= 2 && len <= SEG_VEC) {
+      longest = max(longest, len);
+      total += len;
+    }
+  }
+  if (longest == 0) return 0;
+  const uint p = max(16u, 1u << seg_class(longest));
+  return 4 * total >= SEG_LANES * p ? p : 0;
+}
+
+#define SEG_VEC_CX(x, y)                              \
+  {                                                   \
+    const seg_vec_t lo_ = min(x, y), hi_ = max(x, y); \
+    x = lo_;                                          \
+    y = hi_;                                          \
+  }
+// The steps of distance 2^(T-1) * s ... s of a bitonic merge on the 2^T rows buf[base + m * s], in
+// registers: one load and store per row for T steps.
+#define SEG_VEC_BLOCK(T)                                                               \
+  {                                                                                    \
+    seg_vec_t r[1 << (T)];                                                             \
+    _Pragma("unroll") for (uint m = 0; m < (1u << (T)); ++m) r[m] = buf[base + m * s]; \
+    if (up) {                                                                          \
+      _Pragma("unroll") for (uint d = 1u << ((T)-1); d > 0; d >>= 1)                   \
+          _Pragma("unroll") for (uint m = 0; m < (1u << (T)); ++m) if ((m & d) == 0)   \
+              SEG_VEC_CX(r[m], r[m + d])                                               \
+    } else {                                                                           \
+      _Pragma("unroll") for (uint d = 1u << ((T)-1); d > 0; d >>= 1)                   \
+          _Pragma("unroll") for (uint m = 0; m < (1u << (T)); ++m) if ((m & d) == 0)   \
+              SEG_VEC_CX(r[m + d], r[m])                                               \
+    }                                                                                  \
+    _Pragma("unroll") for (uint m = 0; m < (1u << (T)); ++m) buf[base + m * s] = r[m]; \
+  }
+
+// Sorts r, rows b * 16 ... b * 16 + 15, in each lane into buf[b * 16, b * 16 + 16): ascending for even b,
+// descending for odd b.
+INLINE void seg_vec_run(seg_vec_t* buf, seg_vec_t* r, uint b) {
+#pragma unroll
+  for (uint k = 2; k <= 16; k <<= 1)
+#pragma unroll
+    for (uint d = k >> 1; d > 0; d >>= 1)
+#pragma unroll
+      for (uint m = 0; m < 16; ++m)
+        if ((m & d) == 0) {
+          if (k == 16 || (m & k) == 0)
+            SEG_VEC_CX(r[m], r[m + d])
+          else
+            SEG_VEC_CX(r[m + d], r[m])
+        }
+  if (b & 1) {
+#pragma unroll
+    for (uint m = 0; m < 16; ++m) buf[b * 16 + 15 - m] = r[m];
+  } else {
+#pragma unroll
+    for (uint m = 0; m < 16; ++m) buf[b * 16 + m] = r[m];
+  }
+}
+
+// Sorts each lane of buf[0, p) ascending (p a power of two, 16 <= p <= SEG_VEC): the runs of 16 from row
+// `first` on (those before it were sorted as they were loaded), then the bitonic merges, up to four steps
+// per pass over the rows.
+INLINE void seg_vec_network(seg_vec_t* buf, uint p, uint first) {
+  for (uint b = first / 16; b < p / 16; ++b) {
+    seg_vec_t r[16];
+#pragma unroll
+    for (uint m = 0; m < 16; ++m) r[m] = buf[b * 16 + m];
+    seg_vec_run(buf, r, b);
+  }
+  for (uint k = 32; k <= p; k <<= 1) {
+    uint j = k >> 1;
+    for (; j >= 8; j >>= 4) {
+      const uint s = j >> 3;
+      for (uint q = 0; q < p / 16; ++q) {
+        const uint base = (q / s) * 16 * s + q % s;  // q spread over the bits outside [s, 16 s)
+        const bool up = (base & k) == 0;
+        SEG_VEC_BLOCK(4)
+      }
+    }
+    const uint s = 1;
+    if (j == 4) {
+      for (uint base = 0; base < p; base += 8) {
+        const bool up = (base & k) == 0;
+        SEG_VEC_BLOCK(3)
+      }
+    } else if (j == 2) {
+      for (uint base = 0; base < p; base += 4) {
+        const bool up = (base & k) == 0;
+        SEG_VEC_BLOCK(2)
+      }
+    } else if (j == 1) {
+      for (uint base = 0; base < p; base += 2) {
+        const bool up = (base & k) == 0;
+        SEG_VEC_BLOCK(1)
+      }
+    }
+  }
+}
+
+// Work-item g sorts group g's segments, if seg_vec_slots gives it them. The lanes' strided loads and
+// stores stay scalar: LLVM vectorized them into gathers and scatters, which took 4x longer (PoCL, AMD
+// EPYC).
+kernel void seg_vector(global gkey_t* keys,
+#if VALUE_BYTES != 0
+                       global value_t* values,
+#endif
+                       global const offset_t* off, uint num, uint kind, uint descending,
+                       global const uint* state, uint copy, uint value_limit) {
+  if (!seg_offsets_good(state + copy * ST_WORDS, value_limit)) return;  // no barrier follows
+  const uint g = get_global_id(0);
+  if (g * SEG_LANES >= num) return;
+  const uint p = seg_vec_slots(off, num, g);
+  if (p == 0) return;
+  seg_vec_t buf[SEG_VEC];
+  seg_lane_t* lane = (seg_lane_t*)buf;  // lane l of row i: lane[i * SEG_LANES + l]
+  uint at[SEG_LANES], len[SEG_LANES];
+  for (uint l = 0; l < SEG_LANES; ++l) {
+    const uint s = g * SEG_LANES + l;
+    at[l] = s < num ? (uint)off[s] : 0;
+    len[l] = s < num ? (uint)(off[s + 1] - off[s]) : 0;
+    if (len[l] < 2 || len[l] > SEG_VEC) len[l] = 0;
+  }
+  uint full = 0;  // rows [0, full) hold keys in every lane: transposed whole
+#if SEG_LANES == 16
+  full = p;
+  for (uint l = 0; l < SEG_LANES; ++l) full = min(full, len[l]);
+  full &= ~15u;
+  // Back-to-back segments are first copied in order: 16 streams of rows 1 KB apart took longer to load.
+  gkey_t stage[16 * SEG_VEC];
+  bool contiguous = full > 0;
+  for (uint l = 1; l < 16; ++l) contiguous = contiguous && at[l] == at[l - 1] + len[l - 1];
+  const uint span = at[15] + len[15] - at[0];
+  if (contiguous) {
+    for (uint i = 0; i + 16 <= span; i += 16) vstore16(vload16(0, keys + at[0] + i), 0, stage + i);
+    for (uint i = span & ~15u; i < span; ++i) stage[i] = keys[at[0] + i];
+  }
+  for (uint i0 = 0; i0 < full; i0 += 16) {
+    uint16 r[16];
+#pragma unroll
+    for (uint l = 0; l < 16; ++l)
+      r[l] = seg_vec_encode(convert_uint16(contiguous ? vload16(0, stage + (at[l] - at[0]) + i0)
+                                                      : vload16(0, keys + at[l] + i0)),
+                            kind, descending);
+    SEG_TRANSPOSE16(r)
+    seg_vec_run(buf, r, i0 / 16);
+  }
+#endif
+  for (uint l = 0; l < SEG_LANES; ++l) {
+    global const gkey_t* k = keys + at[l];
+    const uint n = len[l];
+#pragma clang loop vectorize(disable)
+    for (uint i = full; i < n; ++i)
+      lane[i * SEG_LANES + l] = SEG_LANE_CODE(encode_key(k[i], kind, descending), i);
+#pragma clang loop vectorize(disable)
+    for (uint i = max(n, full); i < p; ++i) lane[i * SEG_LANES + l] = SEG_LANE_PAD(i);
+  }
+  seg_vec_network(buf, p, full);
+#if SEG_LANES == 16
+  for (uint i0 = 0; i0 < full; i0 += 16) {
+    uint16 r[16];
+#pragma unroll
+    for (uint i = 0; i < 16; ++i) r[i] = buf[i0 + i];
+    SEG_TRANSPOSE16(r)
+#pragma unroll
+    for (uint l = 0; l < 16; ++l)
+      vstore16(SEG_GKEY16(seg_vec_decode(r[l], kind, descending)), 0, keys + at[l] + i0);
+  }
+#endif
+  for (uint l = 0; l < SEG_LANES; ++l) {
+    global gkey_t* k = keys + at[l];
+    const uint n = len[l];
+#if VALUE_BYTES != 0
+    global value_t* v = values + at[l];
+    value_t held[SEG_VEC];
+#pragma clang loop vectorize(disable)
+    for (uint i = 0; i < n; ++i) held[i] = v[i];
+#endif
+#pragma clang loop vectorize(disable)
+    for (uint i = full; i < n; ++i) {
+      const seg_lane_t x = lane[i * SEG_LANES + l];
+      k[i] = (gkey_t)decode_key(SEG_LANE_KEY(x), kind, descending);
+#if VALUE_BYTES != 0
+      v[i] = held[(uint)x & 0xFFFFu];
+#endif
+    }
+  }
+}
+#endif
+
 kernel void seg_sequential(global gkey_t* keys,
 #if VALUE_BYTES != 0
                            global value_t* values, global value_t* vtmp,
@@ -345,9 +635,20 @@ kernel void seg_sequential(global gkey_t* keys,
 #endif
   if (!good) return;  // no barrier follows
   const uint s0 = get_global_id(0) * each, s1 = min(num, s0 + each);
+#if SEG_VEC
+  uint vec_group = 0xFFFFFFFFu;
+  bool vec_taken = false;
+#endif
   for (uint s = s0; s < s1; ++s) {
     const uint a = (uint)off[s], len = (uint)(off[s + 1] - off[s]);
     if (len < 2 || len > seq) continue;
+#if SEG_VEC
+    if (s / SEG_LANES != vec_group) {
+      vec_group = s / SEG_LANES;
+      vec_taken = seg_vec_slots(off, num, vec_group) != 0;
+    }
+    if (vec_taken && len <= SEG_VEC) continue;  // seg_vector's
+#endif
 #if SEG_SEQ_RADIX
     if (len >= SEG_SEQ_RADIX) {
       seg_radix(keys + a, tmp + a,

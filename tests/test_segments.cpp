@@ -134,6 +134,15 @@ clsort::Sorter& sequential_sorter() {
   return *s;
 }
 
+// Segments up to 1024 keys by groups of 16 (keys alone up to 32 bits) or 8 consecutive ones, each in a
+// vector lane (segments.vec), where they fill a quarter of the group's slots; one work-item each otherwise.
+clsort::Sorter& vector_sorter() {
+  static clsort::Sorter* s = tuned_sorter(
+      "segments.slots=256,segments.huge=1024,segments.seq=1024,segments.vec=1024,segments.seq_radix=32,"
+      "segments.radix=0");
+  return *s;
+}
+
 // Segments of 65 to 4096 keys by a radix sort each (kernels/radix_segments.cl), over tiles of 4 keys per
 // work-item so that they span several; the device's own ranking (the portable one on CPU devices).
 clsort::Sorter& radix_sorter() {
@@ -201,6 +210,9 @@ void segments_matrix() {
           error = run_case<K, void, std::uint32_t>(sequential_sorter(), input, o, order);
         if (error.empty() && (c.shape == Shape::tiny || c.shape == Shape::power_law))
           error = run_case<K, void, std::uint32_t>(tiles_sorter(), input, o, order);
+        if (error.empty() && (c.shape == Shape::tiny || c.shape == Shape::power_law ||
+                              c.shape == Shape::medium || c.shape == Shape::uncovered))
+          error = run_case<K, void, std::uint32_t>(vector_sorter(), input, o, order);
         if (error.empty() && c.n > 64 &&
             (c.shape == Shape::single || c.shape == Shape::mixed || c.shape == Shape::medium ||
              c.shape == Shape::power_law))
@@ -277,6 +289,7 @@ void by_key_case() {
         std::string error = run_case<K, V, std::uint32_t>(small_sorter(), input, o, order);
         if (error.empty()) error = run_case<K, V, std::uint32_t>(sequential_sorter(), input, o, order);
         if (error.empty()) error = run_case<K, V, std::uint32_t>(tiles_sorter(), input, o, order);
+        if (error.empty()) error = run_case<K, V, std::uint32_t>(vector_sorter(), input, o, order);
         if (error.empty()) error = run_case<K, V, std::uint32_t>(radix_sorter(), input, o, order);
         if (error.empty()) error = run_case<K, V, std::uint32_t>(radix_match_sorter(), input, o, order);
         CHECK_MESSAGE(error.empty(), "by_key " << std::string(clsort::to_string(type)) << " values of "

@@ -35,6 +35,9 @@ struct SegmentsPlan {
   // loop (PoCL, 2^20 keys in segments of 16: no faster with 8 or 64 work-items per group or 1 to 256
   // segments each). Elsewhere a segment per work-item, 64 to a group.
   unsigned seq_each = 1, seq_local = 64;
+  // Of seg_sequential's segments, those up to vec keys by groups in vector lanes (seg_vector; 0: none), 16
+  // segments to a work-item (keys alone up to 32 bits), else 8.
+  unsigned vec = 0, vec_lanes = 16;
   // Segments longer than `bin` and up to `radix` keys: one work-group's radix sort each (0: none).
   std::uint32_t radix = 0;
   detail::SegmentsRadixPlan radix_plan;
@@ -76,7 +79,17 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
   // which a GPU would reserve for every resident work-item of seg_sequential.
   p.program.defines.set("SEG_SEQ_RADIX", p.seq >= p.seq_radix ? p.seq_radix : 0);
   // Groups of one segment per work-item stage their spans where every segment they take fits one run.
-  p.program.defines.set("SEG_SEQ_STAGE", p.seq_local > 1 && p.seq >= 2 && p.seq <= 16 ? p.seq_local : 0);
+  const bool staged = p.seq_local > 1 && p.seq >= 2 && p.seq <= 16;
+  p.program.defines.set("SEG_SEQ_STAGE", staged ? p.seq_local : 0);
+  // Within seg_sequential's lengths (seg_classify then lists none of them), not where it stages whole spans,
+  // and not for 64-bit keys with values, whose (code, position) pairs would not fit a lane.
+  if (t.segments.vec && p.seq >= 2 && !staged && !(kb == 8 && value_bytes)) {
+    p.vec = t.segments.vec;
+    while (p.vec > 16 && p.vec > p.seq) p.vec /= 2;
+    if (p.vec > p.seq) p.vec = 0;  // seq < 16: segments of seq + 1 to 16 keys are the bins'
+    p.vec_lanes = kb <= 4 && value_bytes == 0 ? 16 : 8;
+  }
+  p.program.defines.set("SEG_VEC", p.vec);
   return p;
 }
 
@@ -179,6 +192,8 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   cl::Kernel bins = run.kernel(plan.program, "seg_bins");
   cl::Kernel sequential, radix_sort, radix_tiles;
   if (plan.seq >= 2) sequential = run.kernel(plan.program, "seg_sequential");
+  cl::Kernel vector;
+  if (plan.vec) vector = run.kernel(plan.program, "seg_vector");
   if (plan.radix) radix_sort = run.kernel(plan.radix_plan.radix.program, "radix_segments");
   if (plan.radix_tile) radix_tiles = run.kernel(plan.radix_plan.tile_program, "radix_segment_tiles");
   const std::uint64_t cap = limit / (plan.bin + 1) + 1;
@@ -227,6 +242,13 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
       detail::set_args(sequential, keys, stmp, offsets, cl_uint(num), seq, each, kind, desc, state, copy,
                        room);
     run.launch(sequential, (num + each - 1) / each, plan.seq_local, "seg_sequential");
+    if (plan.vec) {
+      if (values)
+        detail::set_args(vector, keys, *values, offsets, cl_uint(num), kind, desc, state, copy, room);
+      else
+        detail::set_args(vector, keys, offsets, cl_uint(num), kind, desc, state, copy, room);
+      run.launch(vector, (num + plan.vec_lanes - 1) / plan.vec_lanes, 1, "seg_vector");
+    }
   }
   const cl::Event classified = run.finish();
   s.last = classified;

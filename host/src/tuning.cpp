@@ -36,11 +36,20 @@ const Row k_table[] = {
     {"", "cpu", "", 0, kAnyValues,
      "radix.cpu=1 radix.groups=32 radix.wg=64 radix.items=15 bitonic.wg=64 bitonic.tile=8192 selection.wg=64"
      " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512"
-     " select.wg=1 select.items=4096 select.groups=4 segments.wg=16 segments.huge=2048 segments.seq=65536",
+     " select.wg=1 select.items=4096 select.groups=4 segments.wg=16 segments.huge=2048 segments.seq=65536"
+     " segments.vec=1024",
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 2^20 11.5x std::sort; the same best parameters on Intel's CPU "
      "runtime 2026.2 (2026-11-25); segments: PoCL 2026-11-26, 2^22 u32 keys (tools/probes/segments.cpp), "
      "every segment up to 65536 keys one work-item each, by radix from 256 keys: segments of 2048 / 4096 / "
-     "16384 keys 19-24 / 16-22 / 15-21 ms against 47-52 (merges) / 60-93 / 43-65 (whole-device sorts)"},
+     "16384 keys 19-24 / 16-22 / 15-21 ms against 47-52 (merges) / 60-93 / 43-65 (whole-device sorts); "
+     "segments.vec PoCL 2026-11-27, 2^24 u32 keys beside another test run: segments of 16 / 256 / 1024 keys "
+     "14-29 / 19-25 / 28-39 ms against 43-47 / 103-157 / 76-143 one work-item each"},
+    // Values ride 8 lanes instead of 16 and are moved by position afterwards: segments of 1024 keys did no
+    // better in lanes on PoCL; 64-bit keys alone take 8 lanes too.
+    {"", "cpu", "", 0, kWithValues, "segments.vec=512",
+     "PoCL 2026-11-27, 2^24 u32 pairs beside another test run: segments of 256 / 512 / 1024 keys 62-67 / "
+     "70-73 / 81-84 ms in lanes against 103-144 / 83-119 / 71-127 one work-item each"},
+    {"", "cpu", "", 8, kAnyValues, "segments.vec=512", "segments.vec not measured: 8 lanes, as with values"},
     // GPUs without a row of their own: the multisplit ranking and Onesweep (after its self-test), with
     // tiles of 256 x 16 (fit_to_device shrinks them to the device's local memory); the ranking's
     // sub-group primitives are the best the device reports.
@@ -171,6 +180,7 @@ const Param k_params[] = {
     CLSORT_PARAM("segments.seq", segments.seq, 0, 65536, Check::range, "off"),
     CLSORT_PARAM("segments.seq_radix", segments.seq_radix, 0, 65536, Check::range, "off"),
     CLSORT_PARAM("segments.seq_wg", segments.seq_wg, 0, 256, Check::pow2_or_zero, "by device"),
+    CLSORT_PARAM("segments.vec", segments.vec, 16, 1024, Check::pow2_or_zero, "off"),
     CLSORT_PARAM("segments.radix", segments.radix, 0, 1u << 24, Check::range, "off"),
     CLSORT_PARAM("segments.radix_regs", segments.radix_regs, 16, 255, Check::zero_or_range,
                  "the compiler's choice"),

@@ -114,6 +114,9 @@ struct SegmentsPolicy {
   // work-items per group of the one-work-item path; 0: by device (CPU devices 1, with up to 64 segments
   // each; others 64, one segment each, which stage their spans through local memory where seq <= 16)
   unsigned seq_wg = 0;
+  // of those, up to this long: sorted by groups of consecutive segments, one segment per lane of a
+  // vector (kernels/segments.cl, seg_vector); 0: none
+  unsigned vec = 0;
   // longer than the bins take and up to this long: a radix sort per segment, one work-group each
   // (kernels/radix_segments.cl), instead of chunks and merges; 0: never
   unsigned radix = 0;

@@ -209,6 +209,15 @@ const Config kConfigs[] = {
      {40, 300},
      1,
      Mode::segments},
+    // The same with segments.vec: groups of 16 segments (8 with values) up to 64 keys sorted together, one
+    // per vector lane, where they fill a quarter of the group's slots; one work-item each otherwise.
+    {"segments_vec",
+     Algorithm::automatic,
+     "segments.wg=4 segments.slots=256 segments.seq=64 segments.seq_radix=32 segments.vec=64 "
+     "segments.huge=1024",
+     {40, 300},
+     1,
+     Mode::segments},
     // The GPU path for segments of up to 16 keys: one work-item each, 8 to a group staging their span
     // through local memory. Every type at 40 keys; 300 keys (many groups) for f32 and i64 only, since every
     // type at 300 took over 4 minutes of the test command (2 cores).
