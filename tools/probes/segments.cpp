@@ -38,7 +38,7 @@
 #include <vector>
 
 #ifdef CLSORT_PROBE_HWY
-#include <hwy/contrib/sort/vqsort.h>
+#include "../hwy_vqsort.hpp"
 #endif
 
 #include "../cli_common.hpp"
@@ -68,21 +68,7 @@ struct Row {
 };
 
 #ifdef CLSORT_PROBE_HWY
-// Highway before 1.1 (Debian 12: 1.0.3) sorts through a Sorter object, which holds its scratch space.
-struct Vqsort {
-#ifdef CLSORT_PROBE_HWY_VQSORT
-  template <class T>
-  void operator()(T* keys, std::size_t n) const {
-    hwy::VQSort(keys, n, hwy::SortAscending());
-  }
-#else
-  hwy::Sorter sorter;
-  template <class T>
-  void operator()(T* keys, std::size_t n) const {
-    sorter(keys, n, hwy::SortAscending());
-  }
-#endif
-};
+using clsort_cli::Vqsort;
 
 // vqsort's keys: no 8-bit or 16-bit float types.
 template <class K>
