@@ -20,6 +20,20 @@ kernel void radix_cpu_histogram(global const gkey_t* src, uint n, uint shift, ui
   for (uint d = 0; d < RADIX; ++d) counts[d * chunks + c] = hist[d];
 }
 
+// The MSD scatter's write-combining (radix.wc): each digit's keys gather in a line-sized buffer in the
+// core's cache, and only whole lines go to memory, with non-temporal stores where the compiler offers
+// them (clang's builtin, x86), so that the 256 write streams neither read each line before writing it nor
+// evict the cache. RADIX_CPU_WC is the line's bytes (0: no buffers), RADIX_CPU_LINE its keys.
+#ifndef RADIX_CPU_WC
+#define RADIX_CPU_WC 0
+#endif
+#define RADIX_CPU_LINE (RADIX_CPU_WC / (KEY_BITS / 8))
+#if RADIX_CPU_WC && defined(__clang__) && defined(__x86_64__)
+#define STREAM_STORE(p, v) __builtin_nontemporal_store((v), (p))
+#else
+#define STREAM_STORE(p, v) (*(p) = (v))
+#endif
+
 // Each chunk's first position per digit is the keys of smaller digits plus the keys of its digit in
 // earlier chunks; with few chunks every work-item sums that itself, so no separate scan is needed.
 kernel void radix_cpu_scatter(global const gkey_t* src, global gkey_t* dst,
@@ -44,6 +58,51 @@ kernel void radix_cpu_scatter(global const gkey_t* src, global gkey_t* dst,
   }
   if (c == 0) starts[RADIX] = base;
   const uint begin = min((ulong)c * chunk, (ulong)n), end = min((ulong)begin + chunk, (ulong)n);
+#if RADIX_CPU_WC
+  // Slot s of digit d's line is key next[d] + s, next[d] a multiple of the line: the slots below head[d]
+  // belong to keys before this chunk's (another work-item's), and the first line starts at them.
+  gkey_t line[RADIX][RADIX_CPU_LINE];
+  WITH_VALUES(value_t vline[RADIX][RADIX_CPU_LINE];)
+  uint head[RADIX], fill[RADIX];
+  for (uint d = 0; d < RADIX; ++d) {
+    head[d] = fill[d] = next[d] % RADIX_CPU_LINE;
+    next[d] -= head[d];
+  }
+  for (uint i = begin; i < end; ++i) {
+    ukey_t k = src[i];
+    if (encode) k = encode_key(k, kind, descending);
+    const uint d = digit_of(k, shift), f = fill[d];
+    line[d][f] = decode ? decode_key(k, kind, descending) : k;
+    WITH_VALUES(vline[d][f] = vsrc[i];)
+    if (f + 1 < RADIX_CPU_LINE) {
+      fill[d] = f + 1;
+      continue;
+    }
+    global gkey_t* to = dst + next[d];
+    WITH_VALUES(global value_t* vto = vdst + next[d];)
+    if (head[d] == 0) {
+      for (uint s = 0; s < RADIX_CPU_LINE; ++s) {
+        STREAM_STORE(to + s, line[d][s]);
+        WITH_VALUES(STREAM_STORE(vto + s, vline[d][s]);)
+      }
+    } else {
+      for (uint s = head[d]; s < RADIX_CPU_LINE; ++s) {
+        to[s] = line[d][s];
+        WITH_VALUES(vto[s] = vline[d][s];)
+      }
+      head[d] = 0;
+    }
+    next[d] += RADIX_CPU_LINE;
+    fill[d] = 0;
+  }
+  for (uint d = 0; d < RADIX; ++d)
+    for (uint s = head[d]; s < fill[d]; ++s) {
+      dst[next[d] + s] = line[d][s];
+      WITH_VALUES(vdst[next[d] + s] = vline[d][s];)
+    }
+  // Non-temporal stores are weakly ordered: they must reach memory before the buckets kernel reads them.
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+#else
   for (uint i = begin; i < end; ++i) {
     ukey_t k = src[i];
     if (encode) k = encode_key(k, kind, descending);
@@ -53,6 +112,7 @@ kernel void radix_cpu_scatter(global const gkey_t* src, global gkey_t* dst,
     vdst[to] = vsrc[i];
 #endif
   }
+#endif
 }
 
 // Buckets and runs of at most this many keys are sorted by insertion: the LSD passes' per-pass histogram
@@ -67,10 +127,10 @@ kernel void radix_cpu_scatter(global const gkey_t* src, global gkey_t* dst,
 #define RADIX_CPU_SHIFT (KEY_END_BIT - RADIX_BITS)
 #define RADIX_CPU_PASSES ((RADIX_RANGE_BITS - 1) / RADIX_BITS)
 #if RADIX_RANGE_BITS % RADIX_BITS == 0
-#define RADIX_CPU_PASS_SHIFT(p) (KEY_BEGIN_BIT + (p) * RADIX_BITS)
+#define RADIX_CPU_PASS_SHIFT(p) (KEY_BEGIN_BIT + (p)*RADIX_BITS)
 #else
 #define RADIX_CPU_PASS_SHIFT(p) \
-  min((uint)(KEY_BEGIN_BIT + (p) * RADIX_BITS), (uint)max(KEY_BEGIN_BIT, RADIX_CPU_SHIFT - RADIX_BITS))
+  min((uint)(KEY_BEGIN_BIT + (p)*RADIX_BITS), (uint)max(KEY_BEGIN_BIT, RADIX_CPU_SHIFT - RADIX_BITS))
 #endif
 // How many of a bucket's passes run over the whole bucket. 0: all of them. 1: only the top ones that
 // tell its keys apart: digits enough for 2^RADIX_CPU_TOP_MARGIN times as many values as the bucket has

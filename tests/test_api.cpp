@@ -507,6 +507,9 @@ const Variant kVariants[] = {
     {"radix.cpu=1,radix.buckets=1", Algorithm::radix, kI64 | kF64},
     {"radix.cpu=1,radix.buckets=2", Algorithm::radix, kU32 | kF32},
     {"radix.cpu=1,radix.buckets=2,radix.bits=4,radix.groups=3", Algorithm::radix, kI64 | kF64},
+    // The MSD scatter's write-combining lines at every n: one 64-bit key a line, and lines of 32 keys.
+    {"radix.cpu=1,radix.wc=8,radix.wc_min=0", Algorithm::radix, kAllTypes},
+    {"radix.cpu=1,radix.wc=128,radix.wc_min=0,radix.groups=3", Algorithm::radix, kU32 | kI64 | kF64},
     {"bitonic.tile=2,bitonic.wg=1", Algorithm::bitonic, kF32},
     {"bitonic.tile=256,bitonic.wg=128", Algorithm::bitonic, kI64},
     {"bitonic.tile=64,bitonic.wg=8", Algorithm::bitonic, kU32},
@@ -671,7 +674,8 @@ TEST_CASE("sorts under non-default tuning") {
 // takes (each key's three bytes above bit 32 are one of five values, its low 32 bits random, and its top
 // byte zero, so one bucket holds them all), sorted by the bits below, stably (values are input indices).
 TEST_CASE("CPU radix buckets: long runs of keys equal in their top digits") {
-  for (const char* tuning : {"radix.cpu=1,radix.buckets=2", "radix.cpu=1,radix.buckets=2,radix.bits=4"})
+  for (const char* tuning : {"radix.cpu=1,radix.buckets=2", "radix.cpu=1,radix.buckets=2,radix.bits=4",
+                             "radix.cpu=1,radix.buckets=2,radix.wc=16,radix.wc_min=0"})
     for (std::size_t n : {std::size_t(1000), std::size_t(1) << 16, (std::size_t(1) << 16) + 3}) {
       CAPTURE(tuning);
       CAPTURE(n);

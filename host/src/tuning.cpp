@@ -37,13 +37,20 @@ const Row k_table[] = {
      "radix.cpu=1 radix.groups=32 radix.wg=64 radix.items=15 bitonic.wg=64 bitonic.tile=8192 selection.wg=64"
      " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512"
      " select.wg=1 select.items=4096 select.groups=4 segments.wg=16 segments.huge=2048 segments.seq=65536"
-     " segments.vec=1024",
+     " segments.vec=1024 radix.wc=64 radix.wc_min=33554432",
      "PoCL 3.1, 2 cores, 2026-11-22: radix u32 2^20 11.5x std::sort; the same best parameters on Intel's CPU "
-     "runtime 2026.2 (2026-11-25); segments: PoCL 2026-11-26, 2^22 u32 keys (tools/probes/segments.cpp), "
+     "runtime 2026.2 (2026-11-25); radix.wc PoCL 2026-11-27, one core: u32 2^23 / 2^24 65-78 / 128-130 ms "
+     "against 74-80 / 144-150, u64 2^22 / 2^24 48-49 / 179-190 against 50-60 / 205-243, slower below 32 MiB "
+     "(u32 2^22 34-35 against 30-32, u64 2^21 25-26 against 24); segments: PoCL 2026-11-26, 2^22 u32 keys "
+     "(tools/probes/segments.cpp), "
      "every segment up to 65536 keys one work-item each, by radix from 256 keys: segments of 2048 / 4096 / "
      "16384 keys 19-24 / 16-22 / 15-21 ms against 47-52 (merges) / 60-93 / 43-65 (whole-device sorts); "
      "segments.vec PoCL 2026-11-27, 2^24 u32 keys beside another test run: segments of 16 / 256 / 1024 keys "
      "14-29 / 19-25 / 28-39 ms against 43-47 / 103-157 / 76-143 one work-item each"},
+    // Intel's CPU runtime: the MSD scatter's write-combining lines cost more than they save there.
+    {"intel(r) corporation", "cpu", "", 0, kAnyValues, "radix.wc=0",
+     "Intel's CPU runtime 2026.2, 2 cores, 2026-11-27: u64 2^24 110-118 ms without against 128-139 with "
+     "radix.wc=64 (clsort_probe_tuning, alternating)"},
     // Values ride 8 lanes instead of 16 and are moved by position afterwards: segments of 1024 keys did no
     // better in lanes on PoCL; 64-bit keys alone take 8 lanes too.
     {"", "cpu", "", 0, kWithValues, "segments.vec=512",
@@ -146,6 +153,8 @@ const Param k_params[] = {
     CLSORT_PARAM("radix.groups", radix.groups, 1, 65536, Check::range, ""),
     CLSORT_PARAM("radix.cpu", radix.cpu, 0, 1, Check::range, ""),
     CLSORT_PARAM("radix.buckets", radix.buckets, 0, 2, Check::range, ""),
+    CLSORT_PARAM("radix.wc", radix.wc, 8, 128, Check::pow2_or_zero, ""),
+    CLSORT_PARAM("radix.wc_min", radix.wc_min, 0, ~0ull, Check::range, ""),
     CLSORT_PARAM("radix.match", radix.match, 0, 1, Check::range, ""),
     CLSORT_PARAM("radix.subgroups", radix.subgroups, 0, 3, Check::range, ""),
     CLSORT_PARAM("radix.peers", radix.peers, 0, 2, Check::range, ""),

@@ -49,6 +49,10 @@ struct RadixPolicy {
   // The CPU shape's buckets: 0 the kernel's choice by key width, 1 every LSD pass over the bucket, 2 the
   // top passes over the bucket, then runs of keys equal in them sorted by the rest
   unsigned buckets = 0;
+  unsigned wc = 0;  // the CPU shape's MSD scatter: bytes per write-combining line (RADIX_CPU_WC); 0: none
+  // ... from this many bytes of keys and values on: below, the scattered keys stay in the cache for the
+  // buckets, and the lines' non-temporal stores would send them to memory
+  std::uint64_t wc_min = 0;
   unsigned match = 0;  // 1: rank tiles by sub-group multisplit; 0: by the portable counting sort
   // The multisplit ranking's sub-group primitives: 0 the device's best, 1 NVIDIA's PTX warps, 2
   // cl_khr_subgroup_ballot, 3 work-item groups in local memory (any device); one it cannot run is 3.

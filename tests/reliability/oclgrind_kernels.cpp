@@ -87,8 +87,13 @@ const Config kConfigs[] = {
      {29, 300},
      1},
     {"radix_cpu", Algorithm::radix, "radix.cpu=1 radix.bits=8 radix.groups=4", {2, 300}, 2},
-    // The CPU shape splits into chunks of at least 16384 keys: 16384 + 7 makes two.
-    {"radix_cpu_chunks", Algorithm::radix, "radix.cpu=1 radix.bits=8 radix.groups=4", {16384 + 7}, 0},
+    // The CPU shape splits into chunks of at least 16384 keys: 16384 + 7 makes two; their MSD scatter
+    // through write-combining lines (a chunk's first and last lines partial).
+    {"radix_cpu_chunks",
+     Algorithm::radix,
+     "radix.cpu=1 radix.bits=8 radix.groups=4 radix.wc=16 radix.wc_min=0",
+     {16384 + 7},
+     0},
     // Bitonic, GPU shape: tiles of 32 sorted and merged in local memory, global launches fusing up to 2
     // steps; with tiles of 4, stages of up to 6 global steps use every fused width (1..6).
     {"bitonic",

@@ -72,6 +72,8 @@ RadixPlan plan_radix(const PlanInput& in) {
     // bit range every pass runs over the bucket instead.
     if (r.buckets || in.bit_range())
       p.program.defines.set("RADIX_CPU_TOP", r.buckets == 2 && !in.bit_range() ? 1 : 0);
+    if (r.wc && std::uint64_t(n) * (in.key_bytes + in.value_bytes) >= r.wc_min)
+      p.program.defines.set("RADIX_CPU_WC", r.wc);
     return p;
   }
 
