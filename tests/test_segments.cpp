@@ -135,7 +135,8 @@ clsort::Sorter& sequential_sorter() {
 }
 
 // Segments up to 1024 keys by groups of 16 (keys alone up to 32 bits) or 8 consecutive ones, each in a
-// vector lane (segments.vec), where they fill a quarter of the group's slots; one work-item each otherwise.
+// vector lane (segments.vec), where they fill a quarter of the group's slots; one work-item each otherwise
+// and on devices other than CPUs, which ignore segments.vec.
 clsort::Sorter& vector_sorter() {
   static clsort::Sorter* s = tuned_sorter(
       "segments.slots=256,segments.huge=1024,segments.seq=1024,segments.vec=1024,segments.seq_radix=32,"
