@@ -94,6 +94,9 @@ const Config kConfigs[] = {
      "radix.cpu=1 radix.bits=8 radix.groups=4 radix.wc=16 radix.wc_min=0",
      {16384 + 7},
      0},
+    // 16 buckets of about 190 keys, past insertion's length: their LSD passes, and 64-bit keys' top
+    // passes and runs.
+    {"radix_cpu_buckets", Algorithm::radix, "radix.cpu=1 radix.bits=4 radix.groups=2", {3001}, 0},
     // Bitonic, GPU shape: tiles of 32 sorted and merged in local memory, global launches fusing up to 2
     // steps; with tiles of 4, stages of up to 6 global steps use every fused width (1..6).
     {"bitonic",
