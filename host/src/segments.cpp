@@ -82,12 +82,9 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
   const bool staged = p.seq_local > 1 && p.seq >= 2 && p.seq <= 16;
   p.program.defines.set("SEG_SEQ_STAGE", staged ? p.seq_local : 0);
   // Within seg_sequential's lengths (seg_classify then lists none of them), not where it stages whole spans,
-  // and not for 64-bit keys with values, whose (code, position) pairs would not fit a lane. CPU devices
-  // only: the lanes are one core's vector registers. A GPU would hold a work-item's whole group of
-  // segments in private memory (96 KiB at segments.vec=1024) and reserve that for every resident
-  // work-item: 26 GB on an H100, where test processes running side by side then failed to launch it
-  // (CL_OUT_OF_HOST_MEMORY).
-  if (t.segments.vec && s.facts.type == "cpu" && p.seq >= 2 && !staged && !(kb == 8 && value_bytes)) {
+  // and not for 64-bit keys with values, whose (code, position) pairs would not fit a lane
+  // (fit_to_device turns it off on devices other than CPUs).
+  if (t.segments.vec && p.seq >= 2 && !staged && !(kb == 8 && value_bytes)) {
     p.vec = t.segments.vec;
     while (p.vec > 16 && p.vec > p.seq) p.vec /= 2;
     if (p.vec > p.seq) p.vec = 0;  // seq < 16: segments of seq + 1 to 16 keys are the bins'
