@@ -507,7 +507,8 @@ const Variant kVariants[] = {
     {"radix.cpu=1,radix.buckets=1", Algorithm::radix, kI64 | kF64},
     {"radix.cpu=1,radix.buckets=2", Algorithm::radix, kU32 | kF32},
     {"radix.cpu=1,radix.buckets=2,radix.bits=4,radix.groups=3", Algorithm::radix, kI64 | kF64},
-    // The MSD scatter's write-combining lines at every n: one 64-bit key a line, and lines of 32 keys.
+    // The MSD scatter's write-combining lines at every n: one 64-bit key a line, and lines of 32 keys (on
+    // CPU devices; GPUs ignore radix.wc).
     {"radix.cpu=1,radix.wc=8,radix.wc_min=0", Algorithm::radix, kAllTypes},
     {"radix.cpu=1,radix.wc=128,radix.wc_min=0,radix.groups=3", Algorithm::radix, kU32 | kI64 | kF64},
     {"bitonic.tile=2,bitonic.wg=1", Algorithm::bitonic, kF32},

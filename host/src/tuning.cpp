@@ -413,11 +413,15 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
   clamp_wg(t.selection.wg);
   clamp_wg(t.select.wg);
   if (t.segments.seq_wg) clamp_wg(t.segments.seq_wg);
-  // The segments' vector lanes are one core's vector registers: CPU devices only. A GPU would hold a
-  // work-item's whole group of segments in private memory (96 KiB at segments.vec=1024) and reserve that
-  // for every resident work-item: 26 GB on an H100, where test processes running side by side then failed
-  // to launch it (CL_OUT_OF_HOST_MEMORY).
-  if (device.type != "cpu") t.segments.vec = 0;
+  // CPU devices only: the segments' vector lanes (one core's vector registers) and the CPU radix shape's
+  // write-combining lines (the cache of one core). A GPU would hold them in private memory (96 KiB a
+  // work-item at segments.vec=1024, 64 KiB at radix.wc=128 for u32 pairs) and reserve that for every
+  // resident work-item: 26 GB on an H100 for the lanes, where test processes running side by side then
+  // failed to launch them (CL_OUT_OF_HOST_MEMORY).
+  if (device.type != "cpu") {
+    t.segments.vec = 0;
+    t.radix.wc = 0;
+  }
 
   // The multisplit ranking (radix.match, kernels/radix_rank_multisplit.cl) needs at most 8-bit digits and
   // a work-item per digit, and sub-group primitives: NVIDIA's warps through inline PTX (1), the device's
