@@ -1,13 +1,15 @@
 // n of 2^32 keys and more: one stable MSD partition by the top digit of each key's code into buckets of
-// fewer keys, each then sorted by the usual radix sort (host/src/huge.cpp). Counts and offsets are 64-bit
-// where they span the whole array; a work-item's own chunk holds fewer than 2^32 keys.
-//
-// Work-item t owns the contiguous chunk [t * chunk, (t + 1) * chunk): it counts its keys per digit, then
-// scatters them in input order to its own run of each bucket, so the partition is stable. The loads are
-// not coalesced (each work-item walks its own chunk); this pass runs once, for arrays past 2^32 keys.
+// fewer keys, each then sorted by the usual radix sort (host/src/huge.cpp). The array is cut into pieces
+// of fewer than 2^32 keys; the host sorts each piece in place by the top digit alone (a one-pass radix
+// sort with a bit range, the device's own fast pass), so that a piece's keys of one digit lie together,
+// and partition_gather then copies each such run to its place in its bucket, coalesced. Counts and
+// offsets are 64-bit where they span the whole array.
 
 #ifndef PART_WG
-#define PART_WG 32
+#define PART_WG 256
+#endif
+#ifndef PART_ITEMS
+#define PART_ITEMS 32  // partition_count's keys per work-item: a tile is PART_WG * PART_ITEMS keys
 #endif
 #define PART_RADIX 256
 
@@ -21,31 +23,46 @@ INLINE uint part_digit(gkey_t k, uint kind, uint descending, uint shift, uint ma
   return (uint)(encode_key((ukey_t)k, kind, descending) >> shift) & mask;
 }
 
-// counts[t * PART_RADIX + d]: the keys of chunk t with digit d. Chunk-major, so that a work-item's counters
-// and offsets lie together and the offsets kernel reads each chunk's counts coalesced.
+// Zeroes partition_count's counts. A kernel rather than clEnqueueFillBuffer, which Oclgrind 21.10 does not
+// record as initializing the buffer.
+kernel void partition_zero(global uint* counts, uint words) {
+  const uint i = get_global_id(0);
+  if (i < words) counts[i] = 0;
+}
+
+// counts[p * PART_RADIX + d] += the keys of digit d in work-group g's tile, tile g % tiles of piece
+// g / tiles (the host zeroes counts first); partition_gather walks the same tiles. A piece holds fewer than 2^32 keys, so its counts are 32-bit.
 kernel __attribute__((reqd_work_group_size(PART_WG, 1, 1))) void partition_count(
-    global const gkey_t* keys, ulong n, ulong chunk, uint items, global uint* counts, uint kind,
+    global const gkey_t* keys, ulong n, ulong piece, uint tiles, global uint* counts, uint kind,
     uint descending, uint shift, uint mask) {
-  local uint hist[PART_RADIX * PART_WG];  // column lid is work-item lid's own: no sharing, no barrier
-  const uint lid = get_local_id(0), t = get_global_id(0);
-  for (uint d = 0; d < PART_RADIX; ++d) hist[d * PART_WG + lid] = 0;
-  if (t >= items) return;
-  const ulong begin = (ulong)t * chunk, end = min(n, begin + chunk);
-  for (ulong i = begin; i < end; ++i) ++hist[part_digit(keys[i], kind, descending, shift, mask) * PART_WG + lid];
-  for (uint d = 0; d <= mask; ++d) counts[(size_t)t * PART_RADIX + d] = hist[d * PART_WG + lid];
+  local uint hist[PART_RADIX];
+  const uint lid = get_local_id(0), g = get_group_id(0);
+  for (uint d = lid; d < PART_RADIX; d += PART_WG) hist[d] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint p = g / tiles, t = g % tiles;
+  const ulong piece_end = min(n, (p + 1) * piece);
+  const ulong begin = p * piece + (ulong)t * (PART_WG * PART_ITEMS);
+  const ulong end = min(piece_end, begin + PART_WG * PART_ITEMS);
+  for (ulong i = begin + lid; i < end; i += PART_WG)
+    atomic_inc(&hist[part_digit(keys[i], kind, descending, shift, mask)]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = lid; d <= mask; d += PART_WG)
+    if (hist[d]) atomic_add(&counts[(size_t)p * PART_RADIX + d], hist[d]);
 }
 
 // One work-group: each bucket's size and start (starts rounded up to `align` elements, so that a bucket
-// can be a sub-buffer), and each chunk's first position in each bucket. buckets[d] is bucket d's start,
-// buckets[PART_RADIX + d] its size.
-kernel void partition_offsets(global const uint* counts, uint items, uint digits, ulong align,
+// can be a sub-buffer) into buckets (buckets[d] bucket d's start, buckets[PART_RADIX + d] its size), and
+// for each piece p and digit d where the run of p's keys of digit d goes: offsets[p * PART_RADIX + d] is
+// that place minus the run's first position within the sorted piece, so that partition_gather adds a
+// key's own position within its piece.
+kernel void partition_offsets(global const uint* counts, uint pieces, uint digits, ulong align,
                               global ulong* offsets, global ulong* buckets) {
   local ulong start[PART_RADIX];
   const uint lid = get_local_id(0), wg = get_local_size(0);
   for (uint d = lid; d < PART_RADIX; d += wg) {
     ulong size = 0;
     if (d < digits)
-      for (uint t = 0; t < items; ++t) size += counts[(size_t)t * PART_RADIX + d];
+      for (uint p = 0; p < pieces; ++p) size += counts[(size_t)p * PART_RADIX + d];
     start[d] = size;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -62,24 +79,36 @@ kernel void partition_offsets(global const uint* counts, uint items, uint digits
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint d = lid; d < digits; d += wg) {
     ulong at = start[d];
-    for (uint t = 0; t < items; ++t) {
-      offsets[(size_t)t * PART_RADIX + d] = at;
-      at += counts[(size_t)t * PART_RADIX + d];
+    for (uint p = 0; p < pieces; ++p) {
+      offsets[(size_t)p * PART_RADIX + d] = at;
+      at += counts[(size_t)p * PART_RADIX + d];
+    }
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  for (uint p = lid; p < pieces; p += wg) {
+    ulong before = 0;  // the piece's keys of smaller digits: where its run of digit d starts
+    for (uint d = 0; d < digits; ++d) {
+      offsets[(size_t)p * PART_RADIX + d] -= before;
+      before += counts[(size_t)p * PART_RADIX + d];
     }
   }
 }
 
-// Each chunk's keys (and values) in input order to its runs of the buckets.
-kernel void partition_scatter(global const gkey_t* keys, global gkey_t* keys_out PART_VALUES, ulong n,
-                              ulong chunk, uint items, global ulong* offsets, uint kind, uint descending,
-                              uint shift, uint mask) {
-  const uint t = get_global_id(0);
-  if (t >= items) return;
-  const ulong begin = (ulong)t * chunk, end = min(n, begin + chunk);
-  for (ulong i = begin; i < end; ++i) {
+// Every key (and value) of work-group g's tile (as partition_count's) of the sorted pieces to its place
+// in its bucket: consecutive keys of a run go to consecutive places, so both the loads and the stores
+// coalesce.
+kernel __attribute__((reqd_work_group_size(PART_WG, 1, 1))) void partition_gather(
+    global const gkey_t* keys, global gkey_t* keys_out PART_VALUES, ulong n, ulong piece, uint tiles,
+    global const ulong* offsets, uint kind, uint descending, uint shift, uint mask) {
+  const uint lid = get_local_id(0), g = get_group_id(0);
+  const uint p = g / tiles, t = g % tiles;
+  const ulong first = p * piece, piece_end = min(n, first + piece);
+  const ulong begin = first + (ulong)t * (PART_WG * PART_ITEMS);
+  const ulong end = min(piece_end, begin + PART_WG * PART_ITEMS);
+  global const ulong* at = offsets + (size_t)p * PART_RADIX;
+  for (ulong i = begin + lid; i < end; i += PART_WG) {
     const gkey_t k = keys[i];
-    global ulong* at = &offsets[(size_t)t * PART_RADIX + part_digit(k, kind, descending, shift, mask)];
-    const ulong o = (*at)++;
+    const ulong o = at[part_digit(k, kind, descending, shift, mask)] + (i - first);
     keys_out[o] = k;
 #if VALUE_BYTES != 0
     values_out[o] = values[i];

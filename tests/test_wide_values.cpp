@@ -470,7 +470,7 @@ void split_case(clsort::Sorter& s, FailureBudget& budget, const std::vector<std:
 
 TEST_CASE("split path") {
   clsort::Sorter s(shared_sorter().queue());
-  s.tune("radix.split_min=1000");
+  s.tune("radix.split_min=1000,radix.split_piece=1500");
   CHECK(s.plan(KeyType::u32, 5000, 0, {Order::ascending, Algorithm::radix}).shape.find("partition") !=
         std::string::npos);
   FailureBudget budget;
@@ -481,7 +481,7 @@ TEST_CASE("split path") {
   split_case<std::uint8_t>(s, budget, sizes);
   // The buckets sorted by Onesweep (the GPUs' shape; on CPU devices only at small n).
   clsort::Sorter onesweep(shared_sorter().queue());
-  onesweep.tune("radix.split_min=1000,radix.cpu=0,radix.onesweep=1");
+  onesweep.tune("radix.split_min=1000,radix.split_piece=1500,radix.cpu=0,radix.onesweep=1");
   split_case<std::uint32_t>(onesweep, budget, {1001, 4099});
   split_case<float>(onesweep, budget, {4099});
 }

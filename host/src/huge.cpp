@@ -1,8 +1,11 @@
 // Radix sort of 2^32 keys and more. The passes count keys, and address them, in 32 bits; past that, one
-// stable MSD partition by the top digit of the key's code (kernels/partition.cl, 64-bit counts and
-// offsets) splits the keys into buckets of fewer keys, each sorted by the usual radix sort over the
-// remaining bits as a sub-buffer, then copied back in place. The buckets start at the device's sub-buffer
-// alignment in a scratch copy of the keys (and values): n keys need about n more bytes per key width.
+// stable MSD partition by the top digit of the key's code (64-bit counts and offsets) splits the keys into
+// buckets of fewer keys, each sorted by the usual radix sort over the remaining bits as a sub-buffer, then
+// copied back in place. The partition (kernels/partition.cl) counts the digits per piece of fewer than
+// 2^32 keys, sorts each piece in place by the top digit alone (one pass of the device's own radix sort,
+// through a bit range), and gathers every piece's run of each digit into its bucket. The buckets start at
+// the device's sub-buffer alignment in a scratch copy of the keys (and values): n keys need about n more
+// bytes per key width.
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -14,8 +17,9 @@ namespace clsort::detail {
 
 namespace {
 
-constexpr unsigned kRadix = 256;  // PART_RADIX of kernels/partition.cl
-constexpr unsigned kPartWg = 32;  // PART_WG
+constexpr unsigned kRadix = 256;     // PART_RADIX of kernels/partition.cl
+constexpr unsigned kPartWg = 256;    // PART_WG at most
+constexpr unsigned kPartItems = 32;  // PART_ITEMS
 constexpr std::size_t kMaxBucket = std::numeric_limits<std::uint32_t>::max();
 
 cl::Buffer sub_buffer(cl::Buffer& parent, std::size_t origin, std::size_t bytes) {
@@ -24,6 +28,18 @@ cl::Buffer sub_buffer(cl::Buffer& parent, std::size_t origin, std::size_t bytes)
   cl::Buffer b = parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
   if (status != CL_SUCCESS) throw_cl_error(status, "clCreateSubBuffer");
   return b;
+}
+
+// The region of `b` (the caller's buffer, which may itself be a sub-buffer: OpenCL takes sub-buffers of
+// whole buffers only, so the region is then one of its parent's).
+cl::Buffer region_of(const cl::Buffer& b, std::size_t origin, std::size_t bytes) {
+  const cl::Memory parent = b.getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>();
+  if (!parent()) {
+    cl::Buffer whole = b;
+    return sub_buffer(whole, origin, bytes);
+  }
+  cl::Buffer whole(parent(), true);  // retains it
+  return sub_buffer(whole, b.getInfo<CL_MEM_OFFSET>() + origin, bytes);
 }
 
 }  // namespace
@@ -46,13 +62,17 @@ cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
   const unsigned begin = options.begin_bit, end = options.end_bit ? options.end_bit : key_bits;
   const unsigned digit_bits = std::min(8u, end - begin), shift = end - digit_bits;
   const unsigned digits = 1u << digit_bits;
-  // Bucket starts: a multiple of `align` elements puts both the keys and the values on the device's
-  // sub-buffer alignment (powers of two, the alignment at least the widest element).
-  const std::size_t align = s.facts.base_align / std::min(kb, vb ? vb : kb);
+  // Bucket and piece starts: a multiple of `align` elements puts both the keys and the values on the
+  // device's sub-buffer alignment (powers of two, the alignment at least the widest element).
+  const std::size_t align = std::max<std::size_t>(1, s.facts.base_align / std::min(kb, vb ? vb : kb));
   const std::size_t padded = n + kRadix * align;
-  const std::uint32_t items =
-      std::uint32_t(std::min<std::size_t>(65536, std::max<std::size_t>(1, (n + 4095) / 4096)));
-  const std::size_t chunk = (n + items - 1) / items;
+  const std::uint64_t piece_keys = s.tuning(unsigned(kb), unsigned(carried_width(vb))).radix.split_piece;
+  const std::size_t piece =
+      std::min<std::size_t>(n, std::max<std::size_t>(align, piece_keys / align * align));
+  const std::size_t pieces = (n + piece - 1) / piece;
+  const std::size_t wg = std::min<std::size_t>(kPartWg, s.facts.max_work_group);
+  const std::size_t tile = wg * kPartItems;
+  const std::size_t tiles = (piece + tile - 1) / tile;
 
   std::vector<cl::Event> deps = wait;
   if (s.last()) deps.push_back(s.last);
@@ -60,30 +80,28 @@ cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
   Run run(s, q, type, options.order == Order::descending, keys, values, unsigned(vb), 0, std::move(deps));
   ProgramSpec program;
   program.files = {"partition.cl"};
-  program.defines.set("KEY_BITS", key_bits).set("VALUE_BYTES", vb).set("PART_WG", kPartWg);
+  program.defines.set("KEY_BITS", key_bits)
+      .set("VALUE_BYTES", vb)
+      .set("PART_WG", wg)
+      .set("PART_ITEMS", kPartItems);
+  cl::Kernel zero = run.kernel(program, "partition_zero");
   cl::Kernel count = run.kernel(program, "partition_count");
   cl::Kernel offsets_kernel = run.kernel(program, "partition_offsets");
-  cl::Kernel scatter = run.kernel(program, "partition_scatter");
-  cl::Buffer part_keys = run.scratch(kSplitKeys, padded * kb);
-  cl::Buffer part_values;
-  if (values) part_values = run.scratch(kSplitValues, padded * vb);
-  cl::Buffer counts = run.scratch(kSplitCounts, std::size_t(kRadix) * items * 4);
-  cl::Buffer offsets = run.scratch(kSplitOffsets, std::size_t(kRadix) * items * 8);
+  cl::Kernel gather = run.kernel(program, "partition_gather");
+  cl::Buffer counts = run.scratch(kSplitCounts, std::size_t(kRadix) * pieces * 4);
+  cl::Buffer offsets = run.scratch(kSplitOffsets, std::size_t(kRadix) * pieces * 8);
   cl::Buffer buckets = run.scratch(kSplitBuckets, 2 * kRadix * 8);
 
+  // The buckets' sizes first, from the keys as they are: an argument error below leaves them unchanged.
   const cl_uint kind = run.kind, descending = run.descending, mask = digits - 1;
-  set_args(count, keys, cl_ulong(n), cl_ulong(chunk), items, counts, kind, descending, cl_uint(shift), mask);
-  run.launch(count, items, kPartWg, "partition_count");
-  set_args(offsets_kernel, counts, items, cl_uint(digits), cl_ulong(align), offsets, buckets);
+  set_args(zero, counts, cl_uint(kRadix * pieces));
+  run.launch(zero, kRadix * pieces, wg, "partition_zero");
+  set_args(count, keys, cl_ulong(n), cl_ulong(piece), cl_uint(tiles), counts, kind, descending,
+           cl_uint(shift), mask);
+  run.launch(count, pieces * tiles * wg, wg, "partition_count");
+  set_args(offsets_kernel, counts, cl_uint(pieces), cl_uint(digits), cl_ulong(align), offsets, buckets);
   const std::size_t scan_wg = std::min<std::size_t>(kRadix, s.facts.max_work_group);
   run.launch(offsets_kernel, scan_wg, scan_wg, "partition_offsets");
-  if (values)
-    set_args(scatter, keys, part_keys, *values, part_values, cl_ulong(n), cl_ulong(chunk), items, offsets,
-             kind, descending, cl_uint(shift), mask);
-  else
-    set_args(scatter, keys, part_keys, cl_ulong(n), cl_ulong(chunk), items, offsets, kind, descending,
-             cl_uint(shift), mask);
-  run.launch(scatter, items, kPartWg, "partition_scatter");
 
   // The host lays out the bucket sorts: it reads where the buckets lie.
   std::vector<cl_ulong> layout(2 * kRadix);
@@ -99,14 +117,49 @@ cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
                       " bits: a radix sort of n >= 2^32 sorts at most 2^32 - 1 keys per value of those bits",
                   {}, Error::Kind::invalid_argument);
 
-  // The bucket sorts' scratch at the largest bucket's size at once, not grown bucket by bucket (each
+  // The sorts' scratch at the size of the largest piece or bucket at once, not grown sort by sort (each
   // growth would reallocate and free the smaller one).
-  std::size_t largest = 0;
-  for (unsigned d = 0; d < digits; ++d) largest = std::max<std::size_t>(largest, layout[kRadix + d]);
-  if (largest > 1 && shift > begin) {
-    run.scratch(kScratchKeys, largest * kb);
-    if (values) run.scratch(kScratchValues, largest * vb);
+  std::size_t largest = piece;
+  if (shift > begin)
+    for (unsigned d = 0; d < digits; ++d) largest = std::max<std::size_t>(largest, layout[kRadix + d]);
+  run.scratch(kScratchKeys, largest * kb);
+  if (values) run.scratch(kScratchValues, largest * vb);
+  cl::Buffer part_keys = run.scratch(kSplitKeys, padded * kb);
+  cl::Buffer part_values;
+  if (values) part_values = run.scratch(kSplitValues, padded * vb);
+
+  // Each piece sorted in place by the top digit alone: one stable pass, the plan's own.
+  Options top;
+  top.order = options.order;
+  top.algorithm = Algorithm::radix;
+  top.begin_bit = shift;
+  top.end_bit = end;
+  std::vector<cl::Event> after;
+  if (!s.in_order) after.push_back(run.finish());
+  s.last = run.finish();
+  for (std::size_t p = 0; p < pieces; ++p) {
+    const std::size_t first = p * piece, size = std::min(piece, n - first);
+    if (size < 2) continue;
+    cl::Buffer pk = region_of(keys, first * kb, size * kb);
+    cl::Buffer pv;
+    if (values) pv = region_of(*values, first * vb, size * vb);
+    const cl::Event sorted = enqueue_sort_whole(s, type, pk, values ? &pv : nullptr, vb, size, top, after);
+    after.assign(1, sorted);
   }
+  {
+    // Then every run of a piece to its place in its bucket.
+    Run move(s, q, type, options.order == Order::descending, keys, values, unsigned(vb), 0, after);
+    if (values)
+      set_args(gather, keys, part_keys, *values, part_values, cl_ulong(n), cl_ulong(piece), cl_uint(tiles),
+               offsets, kind, descending, cl_uint(shift), mask);
+    else
+      set_args(gather, keys, part_keys, cl_ulong(n), cl_ulong(piece), cl_uint(tiles), offsets, kind,
+               descending, cl_uint(shift), mask);
+    move.launch(gather, pieces * tiles * wg, wg, "partition_gather");
+    after.assign(1, move.finish());
+    s.last = after[0];
+  }
+
   // Each bucket: sorted by the bits below the digit, then copied back to its place.
   Options inner;
   inner.order = options.order;
@@ -114,9 +167,6 @@ cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
   inner.begin_bit = begin;
   inner.end_bit = shift;
   std::size_t placed = 0;
-  std::vector<cl::Event> after;
-  if (!s.in_order) after.push_back(run.finish());
-  s.last = run.finish();
   for (unsigned d = 0; d < digits; ++d) {
     const std::size_t start = layout[d], size = layout[kRadix + d];
     if (size == 0) continue;

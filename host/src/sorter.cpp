@@ -331,8 +331,9 @@ std::size_t Sorter::max_n(KeyType type, std::size_t value_bytes) const {
   std::size_t n = f.max_alloc > pad ? std::size_t((f.max_alloc - pad) / widest) : 0;
   // The caller's keys and values, one scratch copy of each (the split path's, or the passes' ping-pong
   // buffers), the permutation's indices (twice) and saved values; scratch buffers grow with a quarter of
-  // headroom (up to the largest allocation); the split path's bucket scratch is n / 256 of each, left to
-  // the slack. Widened values: their widened copy and its scratch.
+  // headroom (up to the largest allocation); the split path's scratch for its pieces (2^28 keys) and
+  // buckets (n / 256 of each for spread keys) is left to the slack. Widened values: their widened copy and
+  // its scratch.
   double per_key = 2.25 * double(kb + value_bytes);
   if (!detail::carried_by_passes(value_bytes)) per_key += 2.5 * double(carried);
   n = std::min<std::size_t>(n, std::size_t(double(f.global_mem) * 0.97 / per_key));

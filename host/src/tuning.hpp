@@ -72,6 +72,9 @@ struct RadixPolicy {
   // From this n on, one stable MSD partition by the top digit first (host/src/huge.cpp), each bucket then
   // sorted apart: the passes count in 32 bits, so n >= 2^32 needs it; lower only to test it
   std::uint64_t split_min = std::uint64_t(1) << 32;
+  // The split path's pieces (keys, rounded down to the sub-buffer alignment): each is sorted by the top
+  // digit apart (host/src/huge.cpp), so a piece must hold fewer than 2^32 keys; lower only to test it
+  std::uint64_t split_piece = std::uint64_t(1) << 28;
   bool derived = false;  // (not a parameter) items was 0: the tile comes from the device
 };
 struct BitonicPolicy {

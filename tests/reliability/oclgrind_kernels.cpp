@@ -156,7 +156,8 @@ const Config kConfigs[] = {
     // reads the parent shows it), and reports every later read of the partitioned keys.
     {"radix_split",
      Algorithm::radix,
-     "radix.split_min=40 radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 radix.wg=16 radix.items=2 "
+     "radix.split_min=40 radix.split_piece=32 radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 "
+     "radix.wg=16 radix.items=2 "
      "radix.groups=4",
      {300},
      0,
@@ -165,7 +166,8 @@ const Config kConfigs[] = {
      "f32"},
     {"radix_split_i64",
      Algorithm::radix,
-     "radix.split_min=40 radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 radix.wg=16 radix.items=2 "
+     "radix.split_min=40 radix.split_piece=32 radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 "
+     "radix.wg=16 radix.items=2 "
      "radix.groups=4",
      {50},
      0,
