@@ -666,5 +666,40 @@ TEST_CASE("segments through the C API") {
   clsort_sorter_destroy(cs);
 }
 
+// The caller's keys and values in sub-buffers of larger buffers: a segment past segments.huge that starts
+// on the device's sub-buffer alignment is sorted in place through a region of the parent buffer (OpenCL
+// takes no sub-buffer of a sub-buffer); the parents' bytes outside the sub-buffers stay as they were.
+TEST_CASE("segments in sub-buffers: a huge segment sorted through the parent") {
+  clsort::Sorter& s = tiles_sorter();  // segments.huge=1024
+  cl_uint align_bits = 0;
+  REQUIRE(s.device().getInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN, &align_bits) == CL_SUCCESS);
+  const std::size_t lead = std::max<std::size_t>(align_bits / 8, 64) / 4, n = 3020, tail = 7;
+  const std::vector<std::uint64_t> o{0, 3000, 3010, n};
+  const std::vector<std::uint32_t> all = make_keys<std::uint32_t>(Dist::random, lead + n + tail, 77);
+  const std::vector<std::uint32_t> values_all = make_values<std::uint32_t>(lead + n + tail, 78);
+  for (Order order : both_orders()) {
+    cl::Buffer kparent = device_buffer(s, all), vparent = device_buffer(s, values_all);
+    const cl_buffer_region region{lead * 4, n * 4};
+    cl_int status = CL_SUCCESS;
+    cl::Buffer kb =
+        kparent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+    REQUIRE(status == CL_SUCCESS);
+    cl::Buffer vb =
+        vparent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+    REQUIRE(status == CL_SUCCESS);
+    s.sort_segments_by_key<std::uint32_t, std::uint32_t, std::uint64_t>(kb, vb, device_buffer(s, o), 3,
+                                                                        {order})
+        .wait();
+    std::vector<std::uint32_t> keys(all.begin() + lead, all.begin() + lead + n);
+    std::vector<std::uint32_t> values(values_all.begin() + lead, values_all.begin() + lead + n);
+    reference(keys, &values, o, order);
+    std::vector<std::uint32_t> want = all, want_values = values_all;
+    std::copy(keys.begin(), keys.end(), want.begin() + lead);
+    std::copy(values.begin(), values.end(), want_values.begin() + lead);
+    CHECK(read_back<std::uint32_t>(s, kparent, all.size()) == want);
+    CHECK(read_back<std::uint32_t>(s, vparent, values_all.size()) == want_values);
+  }
+}
+
 }  // namespace
 }  // namespace clsort_test

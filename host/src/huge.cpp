@@ -22,26 +22,6 @@ constexpr unsigned kPartWg = 256;    // PART_WG at most
 constexpr unsigned kPartItems = 32;  // PART_ITEMS
 constexpr std::size_t kMaxBucket = std::numeric_limits<std::uint32_t>::max();
 
-cl::Buffer sub_buffer(cl::Buffer& parent, std::size_t origin, std::size_t bytes) {
-  const cl_buffer_region region{origin, bytes};
-  cl_int status = CL_SUCCESS;
-  cl::Buffer b = parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
-  if (status != CL_SUCCESS) throw_cl_error(status, "clCreateSubBuffer");
-  return b;
-}
-
-// The region of `b` (the caller's buffer, which may itself be a sub-buffer: OpenCL takes sub-buffers of
-// whole buffers only, so the region is then one of its parent's).
-cl::Buffer region_of(const cl::Buffer& b, std::size_t origin, std::size_t bytes) {
-  const cl::Memory parent = b.getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>();
-  if (!parent()) {
-    cl::Buffer whole = b;
-    return sub_buffer(whole, origin, bytes);
-  }
-  cl::Buffer whole(parent(), true);  // retains it
-  return sub_buffer(whole, b.getInfo<CL_MEM_OFFSET>() + origin, bytes);
-}
-
 }  // namespace
 
 bool needs_split(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
@@ -140,9 +120,9 @@ cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
   for (std::size_t p = 0; p < pieces; ++p) {
     const std::size_t first = p * piece, size = std::min(piece, n - first);
     if (size < 2) continue;
-    cl::Buffer pk = region_of(keys, first * kb, size * kb);
+    cl::Buffer pk = sub_buffer_of(keys, first * kb, size * kb, s.facts.base_align);
     cl::Buffer pv;
-    if (values) pv = region_of(*values, first * vb, size * vb);
+    if (values) pv = sub_buffer_of(*values, first * vb, size * vb, s.facts.base_align);
     const cl::Event sorted = enqueue_sort_whole(s, type, pk, values ? &pv : nullptr, vb, size, top, after);
     after.assign(1, sorted);
   }
@@ -170,9 +150,9 @@ cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
   for (unsigned d = 0; d < digits; ++d) {
     const std::size_t start = layout[d], size = layout[kRadix + d];
     if (size == 0) continue;
-    cl::Buffer bk = sub_buffer(part_keys, start * kb, size * kb);
+    cl::Buffer bk = sub_buffer_of(part_keys, start * kb, size * kb, s.facts.base_align);
     cl::Buffer bv;
-    if (values) bv = sub_buffer(part_values, start * vb, size * vb);
+    if (values) bv = sub_buffer_of(part_values, start * vb, size * vb, s.facts.base_align);
     if (size > 1 && shift > begin) {
       const cl::Event sorted =
           enqueue_sort_whole(s, type, bk, values ? &bv : nullptr, vb, size, inner, after);

@@ -131,6 +131,21 @@ cl::Event Run::finish() {
   return ev;
 }
 
+cl::Buffer sub_buffer_of(const cl::Buffer& b, std::size_t origin, std::size_t bytes, std::size_t align) {
+  const cl::Memory parent = b.getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>();
+  cl::Buffer whole = b;
+  if (parent()) {
+    origin += b.getInfo<CL_MEM_OFFSET>();
+    whole = cl::Buffer(parent(), true);  // retains it
+  }
+  if (origin % align) return cl::Buffer();
+  const cl_buffer_region region{origin, bytes};
+  cl_int status = CL_SUCCESS;
+  cl::Buffer r = whole.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+  if (status != CL_SUCCESS) throw_cl_error(status, "clCreateSubBuffer");
+  return r;
+}
+
 void execute(Run& run, const Plan& plan) {
   std::visit(
       [&](const auto& p) {

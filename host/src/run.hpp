@@ -70,6 +70,11 @@ void set_args(cl::Kernel& k, const A&... args) {
       ...);
 }
 
+/// The bytes [origin, origin + bytes) of `b` as a buffer of their own: a sub-buffer of `b`, or of its
+/// parent where `b` is itself a sub-buffer (OpenCL takes sub-buffers of whole buffers only). A null
+/// buffer where the region's start does not lie on the device's sub-buffer alignment `align` (bytes).
+cl::Buffer sub_buffer_of(const cl::Buffer& b, std::size_t origin, std::size_t bytes, std::size_t align);
+
 inline std::size_t round_up(std::size_t v, std::size_t m) {
   return (v + m - 1) / m * m;
 }

@@ -396,25 +396,15 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   options.order = descending ? Order::descending : Order::ascending;
   // A huge segment whose keys (and values) start at the device's sub-buffer alignment is sorted in place
   // through sub-buffers; others are copied out and back.
-  cl_uint align_bits = 0;
-  CLSORT_CHECK(s.device.getInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN, &align_bits));
-  const std::size_t align = std::max<std::size_t>(1, align_bits / 8);
-  auto sub_buffer = [&](const cl::Buffer& b, std::size_t origin, std::size_t bytes, cl::Buffer* out) {
-    if (origin % align) return false;
-    cl_mem parent = nullptr;
-    CLSORT_CHECK(b.getInfo(CL_MEM_ASSOCIATED_MEMOBJECT, &parent));
-    if (parent) return false;  // a sub-buffer has none of its own
-    cl_buffer_region region{origin, bytes};
-    cl_int status = CL_SUCCESS;
-    *out = cl::Buffer(b).createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
-    return status == CL_SUCCESS;
-  };
   for (const Large& l : huge) {
     const std::size_t at = std::size_t(l.start);
     options.algorithm = detail::resolve_algorithm(s, type, l.len, value_bytes, Options{options.order});
-    cl::Buffer ksub, vsub;
-    if (sub_buffer(keys, at * kb, l.len * kb, &ksub) &&
-        (!values || sub_buffer(*values, at * value_bytes, l.len * std::size_t(value_bytes), &vsub))) {
+    const std::size_t align = s.facts.base_align;
+    const cl::Buffer ksub = detail::sub_buffer_of(keys, at * kb, l.len * kb, align);
+    const cl::Buffer vsub =
+        values ? detail::sub_buffer_of(*values, at * value_bytes, l.len * std::size_t(value_bytes), align)
+               : cl::Buffer();
+    if (ksub() && (!values || vsub())) {
       s.last = detail::enqueue_sort(s, type, ksub, values ? &vsub : nullptr, value_bytes, l.len, options,
                                     {s.last});
       continue;
