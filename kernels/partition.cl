@@ -30,19 +30,27 @@ kernel void partition_zero(global uint* counts, uint words) {
   if (i < words) counts[i] = 0;
 }
 
-// counts[p * PART_RADIX + d] += the keys of digit d in work-group g's tile, tile g % tiles of piece
-// g / tiles (the host zeroes counts first); partition_gather walks the same tiles. A piece holds fewer than 2^32 keys, so its counts are 32-bit.
+// Work-group g's tile: tile g % tiles of piece g / tiles, keys [*begin, *end) of the array, the piece
+// starting at *first. Returns the piece.
+INLINE uint part_tile(ulong n, ulong piece, uint tiles, ulong* first, ulong* begin, ulong* end) {
+  const uint g = get_group_id(0), p = g / tiles, t = g % tiles;
+  *first = p * piece;
+  *begin = *first + (ulong)t * (PART_WG * PART_ITEMS);
+  *end = min(min(n, *first + piece), *begin + PART_WG * PART_ITEMS);
+  return p;
+}
+
+// counts[p * PART_RADIX + d] += the keys of digit d in the work-group's tile of piece p (the host zeroes
+// counts first). A piece holds fewer than 2^32 keys, so its counts are 32-bit.
 kernel __attribute__((reqd_work_group_size(PART_WG, 1, 1))) void partition_count(
     global const gkey_t* keys, ulong n, ulong piece, uint tiles, global uint* counts, uint kind,
     uint descending, uint shift, uint mask) {
   local uint hist[PART_RADIX];
-  const uint lid = get_local_id(0), g = get_group_id(0);
+  const uint lid = get_local_id(0);
   for (uint d = lid; d < PART_RADIX; d += PART_WG) hist[d] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  const uint p = g / tiles, t = g % tiles;
-  const ulong piece_end = min(n, (p + 1) * piece);
-  const ulong begin = p * piece + (ulong)t * (PART_WG * PART_ITEMS);
-  const ulong end = min(piece_end, begin + PART_WG * PART_ITEMS);
+  ulong first, begin, end;
+  const uint p = part_tile(n, piece, tiles, &first, &begin, &end);
   for (ulong i = begin + lid; i < end; i += PART_WG)
     atomic_inc(&hist[part_digit(keys[i], kind, descending, shift, mask)]);
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -94,19 +102,15 @@ kernel void partition_offsets(global const uint* counts, uint pieces, uint digit
   }
 }
 
-// Every key (and value) of work-group g's tile (as partition_count's) of the sorted pieces to its place
-// in its bucket: consecutive keys of a run go to consecutive places, so both the loads and the stores
-// coalesce.
+// Every key (and value) of the work-group's tile of the sorted pieces to its place in its bucket:
+// consecutive keys of a run go to consecutive places, so both the loads and the stores coalesce.
 kernel __attribute__((reqd_work_group_size(PART_WG, 1, 1))) void partition_gather(
     global const gkey_t* keys, global gkey_t* keys_out PART_VALUES, ulong n, ulong piece, uint tiles,
     global const ulong* offsets, uint kind, uint descending, uint shift, uint mask) {
-  const uint lid = get_local_id(0), g = get_group_id(0);
-  const uint p = g / tiles, t = g % tiles;
-  const ulong first = p * piece, piece_end = min(n, first + piece);
-  const ulong begin = first + (ulong)t * (PART_WG * PART_ITEMS);
-  const ulong end = min(piece_end, begin + PART_WG * PART_ITEMS);
+  ulong first, begin, end;
+  const uint p = part_tile(n, piece, tiles, &first, &begin, &end);
   global const ulong* at = offsets + (size_t)p * PART_RADIX;
-  for (ulong i = begin + lid; i < end; i += PART_WG) {
+  for (ulong i = begin + get_local_id(0); i < end; i += PART_WG) {
     const gkey_t k = keys[i];
     const ulong o = at[part_digit(k, kind, descending, shift, mask)] + (i - first);
     keys_out[o] = k;
