@@ -4,11 +4,14 @@
 // contiguous chunk, chunks in parallel); then each bucket is sorted by one work-item with LSD passes over
 // the remaining bits. A bucket of n / RADIX keys fits a core's cache, so only the MSD pass pays for main
 // memory: about 20 bytes per 32-bit key instead of 12 per pass.
+// The caller's keys (and values) start `origin` elements into their buffers, so that a huge segment is
+// sorted where it lies whatever its alignment (sub-buffers need the device's); the scratch starts at 0.
 
 // counts[d * chunks + c] = keys with digit d in chunk c.
 kernel void radix_cpu_histogram(global const gkey_t* src, uint n, uint shift, uint encode, uint kind,
-                                uint descending, uint chunk, global uint* counts) {
+                                uint descending, uint chunk, global uint* counts, ulong origin) {
   const uint c = get_global_id(0), chunks = get_global_size(0);
+  src += origin;
   uint hist[RADIX];
   for (uint d = 0; d < RADIX; ++d) hist[d] = 0;
   const uint begin = min((ulong)c * chunk, (ulong)n), end = min((ulong)begin + chunk, (ulong)n);
@@ -41,8 +44,10 @@ kernel void radix_cpu_scatter(global const gkey_t* src, global gkey_t* dst,
                               global const value_t* vsrc, global value_t* vdst,
 #endif
                               uint n, uint shift, uint encode, uint decode, uint kind, uint descending,
-                              uint chunk, global const uint* counts, global uint* starts) {
+                              uint chunk, global const uint* counts, global uint* starts, ulong origin) {
   const uint c = get_global_id(0), chunks = get_global_size(0);
+  src += origin;
+  WITH_VALUES(vsrc += origin;)
   uint next[RADIX];
   uint base = 0;
   for (uint d = 0; d < RADIX; ++d) {
@@ -207,8 +212,10 @@ kernel void radix_cpu_buckets(global gkey_t* keys, global gkey_t* tmp,
 #if VALUE_BYTES != 0
                               global value_t* values, global value_t* vtmp,
 #endif
-                              uint kind, uint descending, global const uint* starts) {
+                              uint kind, uint descending, global const uint* starts, ulong origin) {
   const uint b = get_global_id(0);
+  keys += origin;
+  WITH_VALUES(values += origin;)
   const uint begin = starts[b], size = starts[b + 1] - begin;
   global gkey_t* cur = tmp + begin;
   global gkey_t* other = keys + begin;

@@ -40,6 +40,9 @@ class Run {
   /// Where the keys are read from when not `keys` (a host sort into other memory on a CPU device, whose
   /// caller's input is only read); null: `keys`. Only the radix CPU shape takes it (zero_copy_plan).
   const cl::Buffer* source = nullptr;
+  /// Elements before the first key in `keys`, `values` and `source`: a huge segment sorted where it lies,
+  /// off the device's sub-buffer alignment. Only the radix CPU shape takes it (cpu_shape_plan).
+  std::size_t offset = 0;
 
   /// The kernel `name` of `program` (built once per context and device, created once per Sorter).
   cl::Kernel kernel(const ProgramSpec& program, const std::string& name);

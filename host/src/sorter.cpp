@@ -127,12 +127,9 @@ std::shared_ptr<const detail::Plan> plan_of(const Sorter::Impl& s, Algorithm alg
 // enqueued nothing, where this does not apply.
 bool sort_host_zero_copy(Sorter::Impl& s, KeyType type, const void* keys_in, void* keys, std::size_t n,
                          void* values, std::size_t value_bytes, const Options& options) {
-  if (s.facts.type != "cpu" || n < 2 || n > kMax32) return false;
-  if (values && !detail::carried_by_passes(value_bytes)) return false;
-  if (detail::needs_split(s, type, n, value_bytes, options)) return false;
-  const auto plan = plan_of(s, options.algorithm, type, n, value_bytes, options);
-  const auto* radix = std::get_if<detail::RadixPlan>(plan.get());
-  if (!radix || radix->shape != detail::RadixPlan::Shape::cpu) return false;
+  if (s.facts.type != "cpu") return false;
+  const auto plan = detail::cpu_shape_plan(s, type, n, values ? value_bytes : 0, options);
+  if (!plan) return false;
   const std::size_t kb = key_size(type);
   // The kernels load whole keys and values: an array off its type's alignment (a NumPy view at an odd
   // offset) is copied into a buffer instead.
@@ -615,6 +612,16 @@ cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, co
   if (needs_split(s, type, n, value_bytes, options))
     return enqueue_sort_split(s, type, keys, values, value_bytes, n, options, wait);
   return enqueue_sort_whole(s, type, keys, values, value_bytes, n, options, wait);
+}
+
+std::shared_ptr<const Plan> cpu_shape_plan(const Sorter::Impl& s, KeyType type, std::size_t n,
+                                           std::size_t value_bytes, const Options& options) {
+  if (n < 2 || n > kMax32) return nullptr;
+  if (value_bytes && !carried_by_passes(value_bytes)) return nullptr;
+  if (needs_split(s, type, n, value_bytes, options)) return nullptr;
+  auto plan = plan_of(s, options.algorithm, type, n, value_bytes, options);
+  const auto* radix = std::get_if<RadixPlan>(plan.get());
+  return radix && radix->shape == RadixPlan::Shape::cpu ? plan : nullptr;
 }
 
 cl::Event enqueue_sort_whole(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,

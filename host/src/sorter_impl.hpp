@@ -217,6 +217,11 @@ cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
 /// 16-byte values where the plan is Onesweep with the multisplit ranking and radix.values16 is set.
 bool rides_passes(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
                   const Options& options);
+/// The plan of a sort of n keys (value_bytes 0: keys alone) where it is the radix CPU shape, with any
+/// values riding its passes and no split: such a sort can read another buffer (Run::source) and start
+/// anywhere in its buffers (Run::offset). Null elsewhere.
+std::shared_ptr<const Plan> cpu_shape_plan(const Sorter::Impl& s, KeyType type, std::size_t n,
+                                           std::size_t value_bytes, const Options& options);
 /// enqueue_sort without the split: n < 2^32.
 cl::Event enqueue_sort_whole(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                              std::size_t value_bytes, std::size_t n, const Options& options,

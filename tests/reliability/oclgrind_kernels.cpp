@@ -211,6 +211,16 @@ const Config kConfigs[] = {
      {40, 300},
      1,
      Mode::segments},
+    // The radix CPU shape sorts a huge segment where it lies: the segment of 1100 keys starts off any
+    // alignment, and its kernels read and write the caller's buffers from that offset (auto.small_n=0:
+    // radix, not bitonic, for a segment that short).
+    {"segments_huge_cpu",
+     Algorithm::automatic,
+     "segments.wg=8 segments.slots=64 segments.huge=1024 segments.seq=16 segments.radix=0 radix.cpu=1 "
+     "radix.bits=4 radix.groups=2 auto.small_n=0",
+     {1500},
+     1,
+     Mode::segments},
     // The CPU path: segments up to 64 keys sorted one work-item each (below 32 keys runs of 16 merged
     // through the scratch, from 32 the radix passes), the rest in tiles of 256 slots.
     {"segments_seq",
@@ -357,7 +367,9 @@ void run_segments(clsort::Sorter& sorter, KeyType type, Order order, const std::
   const std::size_t n = keys.size(), guard = 3, kb = width(type);
   std::vector<std::uint64_t> off{guard};
   while (off.back() < guard + n) {
-    const std::size_t len = n >= 200 && off.size() == 4 ? 100 : n >= 200 && off.size() == 6 ? 33 : rng() % 41;
+    const std::size_t len = n >= 200 && off.size() == 4   ? (n >= 1500 ? 1100 : 100)
+                            : n >= 200 && off.size() == 6 ? 33
+                                                          : rng() % 41;
     off.push_back(std::min<std::uint64_t>(guard + n, off.back() + len));
   }
   const std::size_t num = off.size() - 1;

@@ -2,6 +2,8 @@
 // Onesweep, with its self-test, in radix_onesweep.cpp.
 #include "radix.hpp"
 
+#include <stdexcept>
+
 namespace clsort::detail {
 
 namespace {
@@ -24,15 +26,17 @@ void run_cpu(Run& run, const RadixPlan& p) {
   // The MSD pass only reads the input: the caller's keys stay as they were until the buckets kernel.
   const cl::Buffer& in = run.source ? *run.source : run.keys;
   const cl_uint kind = run.kind, descending = run.descending, encode = 1, decode = 0;
-  set_args(histogram, in, n, shift, encode, kind, descending, chunk, counts);
+  const cl_ulong origin = run.offset;
+  set_args(histogram, in, n, shift, encode, kind, descending, chunk, counts, origin);
   run.launch(histogram, chunks, 1, "radix_cpu_histogram");
   if (run.values) {
     set_args(scatter, in, keys_tmp, *run.values, values_tmp, n, shift, encode, decode, kind, descending,
-             chunk, counts, starts);
-    set_args(buckets, run.keys, keys_tmp, *run.values, values_tmp, kind, descending, starts);
+             chunk, counts, starts, origin);
+    set_args(buckets, run.keys, keys_tmp, *run.values, values_tmp, kind, descending, starts, origin);
   } else {
-    set_args(scatter, in, keys_tmp, n, shift, encode, decode, kind, descending, chunk, counts, starts);
-    set_args(buckets, run.keys, keys_tmp, kind, descending, starts);
+    set_args(scatter, in, keys_tmp, n, shift, encode, decode, kind, descending, chunk, counts, starts,
+             origin);
+    set_args(buckets, run.keys, keys_tmp, kind, descending, starts, origin);
   }
   run.launch(scatter, chunks, 1, "radix_cpu_scatter");
   run.launch(buckets, p.radix, 1, "radix_cpu_buckets");
@@ -81,6 +85,8 @@ void run_reduce_then_scan(Run& run, const RadixPlan& p) {
 }
 
 void run_radix(Run& run, const RadixPlan& plan) {
+  if (run.offset && plan.shape != RadixPlan::Shape::cpu)
+    throw std::logic_error("clsort: only the radix CPU shape sorts at an offset (Run::offset)");
   switch (plan.shape) {
     case RadixPlan::Shape::cpu:
       return run_cpu(run, plan);
