@@ -38,7 +38,7 @@ class Run {
   const unsigned value_bytes;      // 0 for keys only
   const std::uint32_t n;
   /// Where the keys are read from when not `keys` (a host sort into other memory on a CPU device, whose
-  /// caller's input is only read); null: `keys`. Only the radix CPU shape takes it (zero_copy_plan).
+  /// caller's input is only read); null: `keys`. Only the radix CPU shape takes it (cpu_shape_plan).
   const cl::Buffer* source = nullptr;
   /// Elements before the first key in `keys`, `values` and `source`: a huge segment sorted where it lies,
   /// off the device's sub-buffer alignment. Only the radix CPU shape takes it (cpu_shape_plan).
