@@ -667,8 +667,9 @@ TEST_CASE("segments through the C API") {
 }
 
 // The caller's keys and values in sub-buffers of larger buffers: a segment past segments.huge that starts
-// on the device's sub-buffer alignment is sorted in place through a region of the parent buffer (OpenCL
-// takes no sub-buffer of a sub-buffer); the parents' bytes outside the sub-buffers stay as they were.
+// on the device's sub-buffer alignment is sorted in place, through a region of the parent buffer (OpenCL
+// takes no sub-buffer of a sub-buffer), or at its offset in the sub-buffer on the radix CPU shape; the
+// parents' bytes outside the sub-buffers stay as they were.
 TEST_CASE("segments in sub-buffers: a huge segment sorted through the parent") {
   clsort::Sorter& s = tiles_sorter();  // segments.huge=1024
   cl_uint align_bits = 0;

@@ -320,16 +320,18 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   const std::uint64_t nradix = radix_list.size();
   std::uint64_t ntiles = 0;  // the last entries: segments of one tile
   while (ntiles < nradix && radix_list[nradix - 1 - ntiles].len <= plan.radix_tile) ++ntiles;
-  // The plan of a huge segment's sort where it is the radix CPU shape, which sorts it where it lies (below).
-  const Order order = descending ? Order::descending : Order::ascending;
-  auto cpu_plan = [&](const Large& l) {
-    Options o{order};
-    o.algorithm = detail::resolve_algorithm(s, type, l.len, value_bytes, o);
-    return detail::cpu_shape_plan(s, type, l.len, values ? value_bytes : 0, o);
-  };
+  // Each huge segment's sort options, and its plan where that is the radix CPU shape, which sorts the
+  // segment where it lies (below).
+  std::vector<Options> huge_options(huge.size());
+  std::vector<std::shared_ptr<const detail::Plan>> cpu_plans(huge.size());
   std::uint32_t huge_len = 0;  // of those copied out and back
-  for (const Large& l : huge)
-    if (!cpu_plan(l)) huge_len = std::max(huge_len, l.len);
+  for (std::size_t h = 0; h < huge.size(); ++h) {
+    Options& o = huge_options[h];
+    o.order = descending ? Order::descending : Order::ascending;
+    o.algorithm = detail::resolve_algorithm(s, type, huge[h].len, value_bytes, o);
+    cpu_plans[h] = detail::cpu_shape_plan(s, type, huge[h].len, values ? value_bytes : 0, o);
+    if (!cpu_plans[h]) huge_len = std::max(huge_len, huge[h].len);
+  }
 
   // The other buffers the call needs, before the commands that use them (see above).
   cl::Buffer table = run.scratch(detail::kSegChunks, std::max<std::size_t>(chunks.size() * 4, 16));
@@ -400,22 +402,21 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   }
   s.last = sorts.finish();
 
-  Options options;
-  options.order = order;
   // A huge segment whose keys (and values) start at the device's sub-buffer alignment is sorted in place
   // through sub-buffers, and so is any huge segment on the radix CPU shape, whose kernels take the offset
   // (PoCL, 2^24 u32 pairs in power-law segments: the copies were 22 of 156 ms); others are copied out and
   // back.
-  for (const Large& l : huge) {
+  for (std::size_t h = 0; h < huge.size(); ++h) {
+    const Large& l = huge[h];
+    const Options& options = huge_options[h];
     const std::size_t at = std::size_t(l.start);
-    if (const auto plan = cpu_plan(l)) {
+    if (cpu_plans[h]) {
       detail::Run run(s, queue, type, descending, keys, values, value_bytes, l.len, {s.last});
       run.offset = at;
-      detail::execute(run, *plan);
+      detail::execute(run, *cpu_plans[h]);
       s.last = run.finish();
       continue;
     }
-    options.algorithm = detail::resolve_algorithm(s, type, l.len, value_bytes, Options{options.order});
     const std::size_t align = s.facts.base_align;
     const cl::Buffer ksub = detail::sub_buffer_of(keys, at * kb, l.len * kb, align);
     const cl::Buffer vsub =
