@@ -18,6 +18,7 @@
 
 #include "run.hpp"
 #include "sorter_impl.hpp"
+#include "staging.hpp"
 
 namespace clsort {
 namespace {
@@ -527,16 +528,26 @@ void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* v
   auto* kbytes = static_cast<unsigned char*>(keys);
   auto* vbytes = static_cast<unsigned char*>(values);
   const std::size_t count = last - first;
+  const bool descending = options.order == Order::descending;
+  CLSORT_CHECK(
+      s.queue.enqueueWriteBuffer(obuf, CL_TRUE, 0, (num_segments + 1) * offset_bytes, offsets, &before));
+  auto sort = [&](const std::vector<cl::Event>& uploads) {
+    return enqueue_segments(s, type, kbuf, values ? &vbuf : nullptr, unsigned(vb), last, obuf,
+                            unsigned(offset_bytes), num_segments, last, descending, uploads);
+  };
+  // GPUs: through the pinned staging in chunks, as Sorter::sort_host does (the same host policy).
+  const detail::HostPolicy& host = s.tuning(unsigned(kb), unsigned(detail::carried_width(vb))).host;
+  if (host.chunk && count * (kb + vb) >= host.min) {
+    std::vector<detail::HostArray> arrays{{kbytes + first * kb, kbuf, count * kb, nullptr, first * kb}};
+    if (values) arrays.push_back({vbytes + first * vb, vbuf, count * vb, nullptr, first * vb});
+    if (detail::stage_host_arrays(s, type, arrays, vb, sort)) return;
+  }
   CLSORT_CHECK(
       s.queue.enqueueWriteBuffer(kbuf, CL_TRUE, first * kb, count * kb, kbytes + first * kb, &before));
   if (values)
     CLSORT_CHECK(
         s.queue.enqueueWriteBuffer(vbuf, CL_TRUE, first * vb, count * vb, vbytes + first * vb, &before));
-  CLSORT_CHECK(
-      s.queue.enqueueWriteBuffer(obuf, CL_TRUE, 0, (num_segments + 1) * offset_bytes, offsets, &before));
-  const cl::Event done =
-      enqueue_segments(s, type, kbuf, values ? &vbuf : nullptr, unsigned(vb), last, obuf,
-                       unsigned(offset_bytes), num_segments, last, options.order == Order::descending, {});
+  const cl::Event done = sort({});
   if (s.facts.type == "cpu") {
     // A CPU device's buffers are host memory: the result is copied from them, mapped, into the caller's
     // arrays once both maps succeeded. Reading it into fresh host vectors first cost their page faults and

@@ -171,6 +171,14 @@ void release_staging(Sorter::Impl& s) noexcept {
 
 bool sort_host_staged(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays, std::size_t n,
                       std::size_t value_bytes, const Options& options) {
+  const cl::Buffer* values = arrays.size() > 1 ? &arrays[1].device : nullptr;
+  return stage_host_arrays(s, type, arrays, value_bytes, [&](const std::vector<cl::Event>& uploads) {
+    return enqueue_sort(s, type, arrays[0].device, values, value_bytes, n, options, uploads);
+  });
+}
+
+bool stage_host_arrays(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays,
+                       std::size_t value_bytes, const EnqueueStaged& sort) {
   // At most host.chunk bytes a chunk, and at most an eighth of the largest array (not below kMinChunk),
   // so that copies and transfers overlap for arrays of a few chunks too.
   std::size_t largest = 0;
@@ -218,8 +226,8 @@ bool sort_host_staged(Sorter::Impl& s, KeyType type, const std::vector<HostArray
       if (p.copied(enqueued, true)) {
         const Chunk& c = p.chunk(enqueued);
         cl::Event& ev = write[enqueued];
-        CLSORT_CHECK(s.queue.enqueueWriteBuffer(c.array->device, CL_FALSE, c.offset, c.bytes,
-                                                p.slot(enqueued), deps_of(enqueued, before), &ev));
+        CLSORT_CHECK(s.queue.enqueueWriteBuffer(c.array->device, CL_FALSE, c.array->device_offset + c.offset,
+                                                c.bytes, p.slot(enqueued), deps_of(enqueued, before), &ev));
         if (s.profiling) s.profile.emplace_back("upload", ev);
         if (s.in_order)
           uploads.assign(1, ev);
@@ -237,9 +245,7 @@ bool sort_host_staged(Sorter::Impl& s, KeyType type, const std::vector<HostArray
       }
     }
 
-    const cl::Buffer* values = arrays.size() > 1 ? &arrays[1].device : nullptr;
-    const std::vector<cl::Event> sorted{
-        enqueue_sort(s, type, arrays[0].device, values, value_bytes, n, options, uploads)};
+    const std::vector<cl::Event> sorted{sort(uploads)};
 
     // Download: reads run ahead into the free slots; a read into a slot whose upload may still run is
     // ordered after it through the sort, which waits for every upload.
@@ -247,8 +253,8 @@ bool sort_host_staged(Sorter::Impl& s, KeyType type, const std::vector<HostArray
     auto request = [&] {
       const Chunk& c = p.chunk(requested);
       cl::Event& ev = read[requested];
-      CLSORT_CHECK(s.queue.enqueueReadBuffer(c.array->device, CL_FALSE, c.offset, c.bytes, p.slot(requested),
-                                             deps_of(requested, sorted), &ev));
+      CLSORT_CHECK(s.queue.enqueueReadBuffer(c.array->device, CL_FALSE, c.array->device_offset + c.offset,
+                                             c.bytes, p.slot(requested), deps_of(requested, sorted), &ev));
       if (s.profiling) s.profile.emplace_back("download", ev);
       CLSORT_CHECK(s.queue.flush());
       ++requested;

@@ -2,24 +2,36 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "run.hpp"
 
 namespace clsort::detail {
 
-/// One array of a host sort: the caller's memory and the device buffer it is sorted in. The upload reads
-/// `source` where it is set (a sort into other memory than its input), else `host`.
+/// One array of a host sort: the caller's memory and the device buffer it is sorted in, from byte
+/// `device_offset` of it. The upload reads `source` where it is set (a sort into other memory than its
+/// input), else `host`.
 struct HostArray {
   unsigned char* host;
   cl::Buffer device;
   std::size_t bytes;
   const unsigned char* source = nullptr;
+  std::size_t device_offset = 0;
 };
 
-/// Uploads the arrays (keys first, then values) through the Sorter's pinned staging, sorts them with
-/// enqueue_sort (options.algorithm resolved) and downloads them the same way. Returns false, having enqueued
-/// nothing, when no pinned memory or no copy thread can be had: the caller then takes the single transfers.
+/// Enqueues the sort of the uploaded arrays after the given events; returns its completion event.
+using EnqueueStaged = std::function<cl::Event(const std::vector<cl::Event>& uploads)>;
+
+/// Uploads the arrays through the Sorter's pinned staging, enqueues `sort` after the uploads and downloads
+/// the arrays the same way once it completed. The caller's arrays are written only if the sort
+/// succeeded. Returns false, having enqueued nothing, when no pinned memory or no copy thread can be had.
+bool stage_host_arrays(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays,
+                       std::size_t value_bytes, const EnqueueStaged& sort);
+
+/// stage_host_arrays for Sorter::sort_host: the arrays (keys first, then values) sorted by enqueue_sort
+/// (options.algorithm resolved). Returns false, having enqueued nothing, when no pinned memory or no copy
+/// thread can be had: the caller then takes the single transfers.
 bool sort_host_staged(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays, std::size_t n,
                       std::size_t value_bytes, const Options& options);
 

@@ -10,10 +10,12 @@
 // u32 (or --types), values (--pairs) their input index. Each row is the median of REPS calls, each timed
 // from enqueue to completion (wall clock) on a fresh copy of the keys (the copy is not timed). The loop
 // of single sorts runs on up to 512 segments, each already in a buffer of its own, and is scaled to all
-// segments ("loop ms", an estimate). The host references sort each segment of a copy on one thread (the
-// copy, and any packing, not timed): std::sort the keys (pairs: (key, value) pairs by key); vqsort
-// (one hwy::Sorter for all segments) the keys where it has their type (16/32/64-bit integers, f32, f64),
-// pairs as K32V32 (keys up to 4 bytes) or K64V64 (8 bytes) of the key's code (clsort/key_transform.hpp)
+// segments ("loop ms", an estimate). With --vectors the segmented sort is that of host vectors instead
+// (Sorter::sort_segments of a std::vector: the upload, the sort and the download), timed from the call
+// to its return on a fresh copy of the keys (and values). The host references sort each segment of a copy on
+// one thread (the copy, and any packing, not timed): std::sort the keys (pairs: (key, value) pairs by key);
+// vqsort (one hwy::Sorter for all segments) the keys where it has their type (16/32/64-bit integers, f32,
+// f64), pairs as K32V32 (keys up to 4 bytes) or K64V64 (8 bytes) of the key's code (clsort/key_transform.hpp)
 // and the value, not stably. "vs std" is std::sort's time over clsort's, "vs best" the faster host
 // reference's. Every clsort result is checked against std::stable_sort of each segment (values too), and
 // vqsort's against the same keys (its pairs: each value a distinct index of its segment, carrying its
@@ -129,7 +131,7 @@ double time_vqsort(Vqsort& vq, const std::vector<K>& keys, const std::vector<std
 
 template <class K>
 Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std::uint32_t>& o, bool pairs,
-            int reps, bool host, bool loop, bool profile) {
+            int reps, bool host, bool loop, bool profile, bool vectors) {
 #ifdef CLSORT_PROBE_HWY
   static Vqsort vq;
 #endif
@@ -148,7 +150,19 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std
   cl::Buffer offsets(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, o.size() * 4,
                      const_cast<std::uint32_t*>(o.data()));
   std::vector<double> t_sort, t_loop, t_host;
-  for (int rep = 0; rep < reps + 1; ++rep) {  // one warm-up
+  std::vector<K> vkeys;
+  std::vector<std::uint32_t> vvalues;
+  for (int rep = 0; vectors && rep < reps + 1; ++rep) {  // one warm-up
+    vkeys = keys;
+    vvalues = index;
+    const auto t0 = Clock::now();
+    if (pairs)
+      s.sort_segments_by_key(vkeys, vvalues, o);
+    else
+      s.sort_segments(vkeys, o);
+    if (rep > 0) t_sort.push_back(ms_since(t0));
+  }
+  for (int rep = 0; !vectors && rep < reps + 1; ++rep) {  // one warm-up
     q.enqueueCopyBuffer(input, work, 0, 0, n * sizeof(K));
     if (pairs) q.enqueueCopyBuffer(vinput, vwork, 0, 0, n * 4);
     q.finish();
@@ -160,10 +174,18 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std
     if (rep > 0) t_sort.push_back(ms_since(t0));
   }
   if (profile) {  // one more call on the profiling queue (the keys sorted already: the same launches)
-    if (pairs)
+    if (vectors) {
+      std::vector<K> k = vkeys;
+      std::vector<std::uint32_t> v = vvalues;
+      if (pairs)
+        s.sort_segments_by_key(k, v, o);
+      else
+        s.sort_segments(k, o);
+    } else if (pairs) {
       s.sort_segments_by_key<K, std::uint32_t>(work, vwork, offsets, num).wait();
-    else
+    } else {
       s.sort_segments<K>(work, offsets, num).wait();
+    }
     clsort_probe::print_profile(s.last_profile());
   }
   // The loop of single sorts: up to 512 segments spread over the shape, each in a buffer of its own.
@@ -228,13 +250,15 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std
 #endif
   }
   std::vector<K> got(n);
-  q.enqueueReadBuffer(work, CL_TRUE, 0, n * sizeof(K), got.data());
-  r.ok = std::memcmp(got.data(), expected.data(), n * sizeof(K)) == 0;
-  if (pairs) {
-    std::vector<std::uint32_t> gv(n);
-    q.enqueueReadBuffer(vwork, CL_TRUE, 0, n * 4, gv.data());
-    r.ok = r.ok && gv == vexpected;
+  std::vector<std::uint32_t> gv(n);
+  if (vectors) {
+    got = vkeys;
+    gv = vvalues;
+  } else {
+    q.enqueueReadBuffer(work, CL_TRUE, 0, n * sizeof(K), got.data());
+    if (pairs) q.enqueueReadBuffer(vwork, CL_TRUE, 0, n * 4, gv.data());
   }
+  r.ok = std::memcmp(got.data(), expected.data(), n * sizeof(K)) == 0 && (!pairs || gv == vexpected);
   r.sort = median(t_sort);
   r.loop = loop ? median(t_loop) : 0.0;
   return r;
@@ -248,7 +272,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> types{"u32"}, shapes{"2^20x16", "2^16x256", "2^10x16384", "power_law"};
   std::string total_text = "2^24";
   int reps = 10;
-  bool pairs = false, no_host = false, no_loop = false, profile = false;
+  bool pairs = false, no_host = false, no_loop = false, profile = false, vectors = false;
   std::string device;
   app.add_option("--types", types, "key types, comma-separated")
       ->delimiter(',')
@@ -259,6 +283,8 @@ int main(int argc, char** argv) {
   app.add_flag("--pairs", pairs, "sort_segments_by_key with u32 values (the input index)");
   app.add_flag("--no-host", no_host, "skip the host references (std::sort, vqsort) over the segments");
   app.add_flag("--no-loop", no_loop, "skip the loop of single sorts (its columns print 0)");
+  app.add_flag("--vectors", vectors,
+               "sort host vectors (the host API: upload, sort, download) instead of device buffers");
   app.add_flag("--profile", profile,
                "time on a profiling queue; print the kernels of one more call after each row");
   clsort_probe::add_reps_and_device(app, reps, device);
@@ -280,7 +306,7 @@ int main(int argc, char** argv) {
           using K = typename decltype(tag)::type;
           std::vector<K> keys(total);
           std::memcpy(keys.data(), bytes.data(), total * sizeof(K));
-          return measure<K>(sorter, keys, o, pairs, reps, !no_host, !no_loop, profile);
+          return measure<K>(sorter, keys, o, pairs, reps, !no_host, !no_loop, profile, vectors);
         });
         all_ok = all_ok && r.ok && r.vq_ok;
         const double best = no_host ? 0.0 : r.vq >= 0 ? std::min(r.host, r.vq) : r.host;
