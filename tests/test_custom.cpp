@@ -145,6 +145,24 @@ TEST_CASE("custom 64-byte") {
   custom_matrix<S64>(kS64, kS64Less, s64_less, 0);
 }
 
+// Host data through the pinned staging in 4 KiB chunks (the GPU rows' path, forced on here whatever the
+// device): 12-byte elements that straddle the chunks, the last chunk partial.
+TEST_CASE("custom: host data through the pinned staging") {
+  clsort::Sorter sorter(cl::CommandQueue(shared_sorter().context(), shared_sorter().device()));
+  sorter.tune("host.chunk=4096,host.min=0,host.threads=2");
+  for (Algorithm algorithm : {Algorithm::merge, Algorithm::bitonic})
+    for (std::size_t n : {std::size_t(2), std::size_t(1001), std::size_t(65537)})
+      for (Order order : both_orders()) {
+        const std::uint64_t seed = seed_for(KeyType::u32, 1, n, 0x57a9);
+        const std::vector<S12> input = make_elements<S12>(Dist::few_unique, n, seed);
+        std::vector<S12> got = input;
+        sorter.sort_custom(got, kS12, kS12Less, {order, algorithm});
+        const std::string error = check_sorted(input, got, order, s12_less);
+        CHECK_MESSAGE(error.empty(), clsort::to_string(algorithm)
+                                         << " " << clsort::to_string(order) << " n=" << n << ": " << error);
+      }
+}
+
 TEST_CASE("custom api: ways to name the type and write the comparison") {
   clsort::Sorter& sorter = shared_sorter();
   // The example: a 16-byte Particle by z, then id.

@@ -6,6 +6,7 @@
 
 #include <clsort/clsort.h>
 
+#include <cstring>
 #include <functional>
 
 #include "support/guarded.hpp"
@@ -154,6 +155,30 @@ TEST_CASE("lexsort api: one column is argsort; NaNs of every sign and payload ti
   std::vector<std::uint32_t> got(n);
   sorter.lexsort_host(columns, 4, got.data());
   CHECK(compare_indices(reference_lexsort(ref, n), got) == "");
+}
+
+// Host columns through the pinned staging in 4 KiB chunks (the GPU rows' path, forced on here whatever
+// the device) and in one write each; a u32 column off its alignment (inside a byte array).
+TEST_CASE("lexsort api: host columns through the staging and in one write, one off its alignment") {
+  for (const char* tuning : {"host.chunk=4096,host.min=0,host.threads=2", "host.chunk=0"}) {
+    clsort::Sorter sorter(cl::CommandQueue(shared_sorter().context(), shared_sorter().device()));
+    sorter.tune(tuning);
+    for (std::size_t n : {std::size_t(1001), std::size_t(65537)}) {
+      const std::uint64_t seed = seed_for(KeyType::u32, 3, n, 0x57a6);
+      const std::vector<std::uint8_t> a = make_keys<std::uint8_t>(Dist::few_unique, n, seed);
+      const std::vector<double> b = tied_keys<double>(Dist::random, n, seed + 1);
+      const std::vector<std::uint32_t> c = make_keys<std::uint32_t>(Dist::random, n, seed + 2);
+      std::vector<unsigned char> bytes(n * 4 + 1);
+      std::memcpy(bytes.data() + 1, c.data(), n * 4);
+      const std::vector<RefColumn> ref{ref_column(a, Order::ascending), ref_column(b, Order::descending),
+                                       ref_column(c, Order::ascending)};
+      clsort::Column off = ref[2].column;
+      off.data = bytes.data() + 1;
+      const std::vector<clsort::Column> columns{ref[0].column, ref[1].column, off};
+      CHECK_MESSAGE(compare_indices(reference_lexsort(ref, n), sorter.lexsort(columns)) == "",
+                    tuning << " n=" << n);
+    }
+  }
 }
 
 TEST_CASE("lexsort api: device buffers keep bytes past n and the columns") {

@@ -87,8 +87,9 @@ struct ChunkCopy {
 class Pipeline {
  public:
   Pipeline(std::vector<Chunk> chunks, unsigned char* staging, std::size_t chunk, std::size_t slots,
-           unsigned threads, bool stream)
-      : copy_(host_copy(stream)),
+           unsigned threads, bool stream, bool upload)
+      : upload_(upload),
+        copy_(host_copy(stream)),
         chunks_(std::move(chunks)),
         staging_(staging),
         chunk_(chunk),
@@ -110,7 +111,7 @@ class Pipeline {
 
   /// A copy thread's whole share: the upload copies in chunk order, then the download copies.
   void work() {
-    for (std::size_t i = 0; i < size(); ++i) {
+    for (std::size_t i = 0; upload_ && i < size(); ++i) {
       if (!fillable.wait_past(i)) return;
       copy(i, true);
     }
@@ -141,6 +142,7 @@ class Pipeline {
     }
   }
 
+  bool upload_;
   CopyFunction copy_;
   std::vector<Chunk> chunks_;
   unsigned char* staging_;
@@ -178,7 +180,8 @@ bool sort_host_staged(Sorter::Impl& s, KeyType type, const std::vector<HostArray
 }
 
 bool stage_host_arrays(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays,
-                       std::size_t value_bytes, const EnqueueStaged& sort) {
+                       std::size_t value_bytes, const EnqueueStaged& sort, Staged ways) {
+  const bool upload = ways != Staged::download, download = ways != Staged::upload;
   // At most host.chunk bytes a chunk, and at most an eighth of the largest array (not below kMinChunk),
   // so that copies and transfers overlap for arrays of a few chunks too.
   std::size_t largest = 0;
@@ -199,7 +202,7 @@ bool stage_host_arrays(Sorter::Impl& s, KeyType type, const std::vector<HostArra
   }
   CopyPool& pool = *s.copy_pool;
   if (pool.threads() == 0) return false;
-  Pipeline p(std::move(plan), staging, chunk, slots, pool.threads(), host.stream != 0);
+  Pipeline p(std::move(plan), staging, chunk, slots, pool.threads(), host.stream != 0, upload);
   const std::size_t chunks = p.size();
 
   // The same guarantees as the single transfers (Sorter::sort_host): the caller's arrays are written only
@@ -222,7 +225,7 @@ bool stage_host_arrays(Sorter::Impl& s, KeyType type, const std::vector<HostArra
     if (s.last()) before.push_back(s.last);
     std::vector<cl::Event> uploads;  // what the sort waits for
     Backoff backoff;
-    for (std::size_t enqueued = 0, freed = 0; enqueued < chunks;) {
+    for (std::size_t enqueued = 0, freed = 0; upload && enqueued < chunks;) {
       if (p.copied(enqueued, true)) {
         const Chunk& c = p.chunk(enqueued);
         cl::Event& ev = write[enqueued];
@@ -246,6 +249,15 @@ bool stage_host_arrays(Sorter::Impl& s, KeyType type, const std::vector<HostArra
     }
 
     const std::vector<cl::Event> sorted{sort(uploads)};
+    if (!download) {
+      // The copy threads are done (every chunk was copied before its write); the staging may be filled
+      // again only once every write from it completed.
+      p.cancel();
+      pool.join();
+      for (std::size_t i = 0; i < chunks; ++i) CLSORT_CHECK(write[i].wait());
+      s.last = sorted[0];
+      return true;
+    }
 
     // Download: reads run ahead into the free slots; a read into a slot whose upload may still run is
     // ordered after it through the sort, which waits for every upload.

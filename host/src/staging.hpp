@@ -23,11 +23,16 @@ struct HostArray {
 /// Enqueues the sort of the uploaded arrays after the given events; returns its completion event.
 using EnqueueStaged = std::function<cl::Event(const std::vector<cl::Event>& uploads)>;
 
+/// Which ways stage_host_arrays moves the arrays.
+enum class Staged { both, upload, download };
+
 /// Uploads the arrays through the Sorter's pinned staging, enqueues `sort` after the uploads and downloads
-/// the arrays the same way once it completed. The caller's arrays are written only if the sort
-/// succeeded. Returns false, having enqueued nothing, when no pinned memory or no copy thread can be had.
+/// the arrays the same way once it completed: the caller's arrays are written only if the sort succeeded.
+/// Staged::upload returns once the uploads completed, the sort's event in s.last (whatever reads its
+/// results waits for it); Staged::download enqueues `sort` with no uploads (it waits for s.last itself).
+/// Returns false, having enqueued nothing, when no pinned memory or no copy thread can be had.
 bool stage_host_arrays(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays,
-                       std::size_t value_bytes, const EnqueueStaged& sort);
+                       std::size_t value_bytes, const EnqueueStaged& sort, Staged ways = Staged::both);
 
 /// stage_host_arrays for Sorter::sort_host: the arrays (keys first, then values) sorted by enqueue_sort
 /// (options.algorithm resolved). Returns false, having enqueued nothing, when no pinned memory or no copy

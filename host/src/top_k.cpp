@@ -1,12 +1,15 @@
 // top_k and select: argument validation (everything before anything is enqueued, as for sort), the host
 // data paths, and the commands of one call: the radix selection (algorithms/select.cpp), then for top_k
 // the sort of the selected (key, index) pairs by the library's own sort, and the gather into the outputs.
+#include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 #include "buffer_checks.hpp"
 #include "run.hpp"
 #include "sorter_impl.hpp"
+#include "staging.hpp"
 
 namespace clsort {
 namespace {
@@ -152,6 +155,47 @@ cl::Event Sorter::select_buffer(KeyType type, const cl::Buffer& keys, std::size_
   return enqueue_select(s, type, keys, n, k, options.order == Order::descending, &key_out, wait, nullptr);
 }
 
+namespace {
+
+// Enqueues `select` on the caller's n host keys as a device buffer, which the selection only reads: the
+// host-keys scratch uploaded through the pinned staging in chunks where the host policy has it (GPUs), as
+// Sorter::sort_host does; on a CPU device the caller's memory itself (CL_MEM_USE_HOST_PTR, read-only)
+// where it is on its type's alignment, as the CPU sorts of host data do; else the scratch, in one write.
+// Returns select's event; the caller waits for whatever reads its results, so the caller's keys are not read
+// after it returns.
+cl::Event with_host_keys(
+    Sorter::Impl& s, KeyType type, const void* keys, std::size_t n,
+    const std::function<cl::Event(const cl::Buffer&, const std::vector<cl::Event>&)>& select) {
+  const std::size_t kb = key_size(type);
+  std::vector<cl::Event> before;
+  if (s.last()) before.push_back(s.last);
+  detail::Run staging = make_run(s, type, false, {}, 0, {});
+  const detail::HostPolicy& host = s.tuning(unsigned(kb), 0).host;
+  if (host.chunk && n * kb >= host.min) {
+    cl::Buffer kbuf = staging.scratch(detail::kHostKeys, n * kb);
+    const std::vector<detail::HostArray> arrays{{static_cast<unsigned char*>(const_cast<void*>(keys)), kbuf,
+                                                 n * kb, static_cast<const unsigned char*>(keys)}};
+    auto enqueue = [&](const std::vector<cl::Event>& uploads) { return select(kbuf, uploads); };
+    if (detail::stage_host_arrays(s, type, arrays, 0, enqueue, detail::Staged::upload)) return s.last;
+  }
+  if (s.facts.type == "cpu" && reinterpret_cast<std::uintptr_t>(keys) % kb == 0) {
+    // Read-write although nothing writes it (the kernels take the keys as `global const`): Intel's CPU
+    // runtime 2026.2 ran top_k of 2^24 u32 keys in 64 ms from a CL_MEM_READ_ONLY buffer on memory off a
+    // 128-byte boundary (a std::vector's), against 21-23 ms read-write or aligned.
+    cl_int status = CL_SUCCESS;
+    const cl::Buffer wrapped(s.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n * kb,
+                             const_cast<void*>(keys), &status);
+    if (status == CL_SUCCESS) return select(wrapped, before);
+  }
+  cl::Buffer kbuf = staging.scratch(detail::kHostKeys, n * kb);
+  cl::Event up;
+  CLSORT_CHECK(s.queue.enqueueWriteBuffer(kbuf, CL_TRUE, 0, n * kb, keys, &before, &up));
+  if (s.profiling) s.profile.emplace_back("upload", up);
+  return select(kbuf, {up});
+}
+
+}  // namespace
+
 void Sorter::top_k_host(KeyType type, const void* keys, std::size_t n, std::size_t k, void* keys_out,
                         std::uint32_t* indices_out, const Options& options) {
   check_key_type(type);
@@ -163,17 +207,15 @@ void Sorter::top_k_host(KeyType type, const void* keys, std::size_t n, std::size
   Impl& s = *impl_;
   const std::size_t kb = key_size(type);
   detail::Run staging = make_run(s, type, false, {}, 0, {});
-  cl::Buffer kbuf = staging.scratch(detail::kHostKeys, n * kb);
   cl::Buffer kout = staging.scratch(detail::kHostValues, k * kb);
   cl::Buffer iout = staging.scratch(detail::kHostIndices, k * 4);
   s.profile.clear();
-  // Blocking transfers: the caller's memory is never touched after this returns or throws, and the
-  // outputs are written only once everything succeeded.
-  std::vector<cl::Event> before;
-  if (s.last()) before.push_back(s.last);
-  CLSORT_CHECK(s.queue.enqueueWriteBuffer(kbuf, CL_TRUE, 0, n * kb, keys, &before));
+  // Blocking reads: the caller's memory is never touched after this returns or throws, and the outputs
+  // are written only once everything succeeded.
   const cl::Event done =
-      enqueue_top_k(s, type, kbuf, n, k, options.order == Order::descending, kout, iout, {});
+      with_host_keys(s, type, keys, n, [&](const cl::Buffer& kbuf, const std::vector<cl::Event>& deps) {
+        return enqueue_top_k(s, type, kbuf, n, k, options.order == Order::descending, kout, iout, deps);
+      });
   std::vector<unsigned char> got_keys(k * kb);
   std::vector<std::uint32_t> got_indices(k);
   const std::vector<cl::Event> after{done};
@@ -193,15 +235,12 @@ void Sorter::select_host(KeyType type, const void* keys, std::size_t n, std::siz
   if (!key_out) detail::throw_argument_error("key_out", "null pointer");
   Impl& s = *impl_;
   const std::size_t kb = key_size(type);
-  detail::Run staging = make_run(s, type, false, {}, 0, {});
-  cl::Buffer kbuf = staging.scratch(detail::kHostKeys, n * kb);
   s.profile.clear();
-  std::vector<cl::Event> before;
-  if (s.last()) before.push_back(s.last);
-  CLSORT_CHECK(s.queue.enqueueWriteBuffer(kbuf, CL_TRUE, 0, n * kb, keys, &before));
   cl::Buffer state;
   const cl::Event done =
-      enqueue_select(s, type, kbuf, n, k, options.order == Order::descending, nullptr, {}, &state);
+      with_host_keys(s, type, keys, n, [&](const cl::Buffer& kbuf, const std::vector<cl::Event>& deps) {
+        return enqueue_select(s, type, kbuf, n, k, options.order == Order::descending, nullptr, deps, &state);
+      });
   std::uint32_t index = 0;
   const std::vector<cl::Event> after{done};
   cl::Event read;

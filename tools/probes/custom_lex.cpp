@@ -8,6 +8,7 @@
 // sort_by_key of u32 keys with u32 values (what each column's pass runs, plus a gather). Each row is the
 // median of REPS calls: wall clock from enqueue to completion, and device time from the profiling events
 // (first command's start to last command's end); sort_custom sorts a fresh copy each call (not timed).
+// With --vectors both take host data (the host API, uploaded and downloaded in each call) instead.
 //
 //   clsort_probe_custom --sizes 2^20,2^24 --lex-rows 2^24 --reps 10 [--bitonic] [--no-check]
 #include <CLI/CLI.hpp>
@@ -74,8 +75,28 @@ void print(const char* what, std::size_t n, const Timing& t, bool ok, bool check
   std::fflush(stdout);
 }
 
-bool custom_row(clsort::Sorter& s, std::size_t n, int reps, clsort::Algorithm algorithm, bool check) {
+bool custom_row(clsort::Sorter& s, std::size_t n, int reps, clsort::Algorithm algorithm, bool check,
+                bool vectors) {
   const std::vector<S12> input = clsort_probe::make_s12(n);
+  if (vectors) {  // host data: each call on a fresh copy (not timed)
+    std::vector<S12> got;
+    std::vector<double> wall, dev;
+    for (int r = 0; r < reps + 1; ++r) {
+      got = input;
+      const auto t0 = Clock::now();
+      s.sort_custom(got, kType, kLess, {clsort::Order::ascending, algorithm});
+      if (r == 0) continue;
+      wall.push_back(ms_since(t0));
+      dev.push_back(device_ms(s));
+    }
+    std::vector<S12> expected = input;
+    if (check) std::stable_sort(expected.begin(), expected.end(), less);
+    const bool ok = !check || std::memcmp(expected.data(), got.data(), n * sizeof(S12)) == 0;
+    print(algorithm == clsort::Algorithm::bitonic ? "sort_custom S12 (key, id) bitonic, host vector"
+                                                  : "sort_custom S12 (key, id) merge, host vector",
+          n, {median(wall), median(dev)}, ok, check);
+    return ok;
+  }
   cl::Buffer src(s.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(S12),
                  const_cast<S12*>(input.data()));
   cl::Buffer data(s.context(), CL_MEM_READ_WRITE, n * sizeof(S12));
@@ -101,6 +122,7 @@ bool custom_row(clsort::Sorter& s, std::size_t n, int reps, clsort::Algorithm al
 // A column of the lexsort rows: its host keys, device copy, order and a comparison of two rows.
 struct LexColumn {
   clsort::BufferColumn device;
+  clsort::Column host;
   std::function<int(std::uint32_t, std::uint32_t)> compare;
 };
 
@@ -109,7 +131,8 @@ LexColumn lex_column(clsort::Sorter& s, const std::vector<K>& keys, clsort::Orde
   cl::Buffer b(s.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, keys.size() * sizeof(K),
                const_cast<K*>(keys.data()));
   const bool desc = order == clsort::Order::descending;
-  return {clsort::column<K>(b, order), [&keys, desc](std::uint32_t a, std::uint32_t b) {
+  return {clsort::column<K>(b, order), clsort::column(keys, order),
+          [&keys, desc](std::uint32_t a, std::uint32_t b) {
             const K x = keys[a], y = keys[b];  // no NaNs in these columns
             if (x == y) return 0;
             return (x < y) != desc ? -1 : 1;
@@ -117,11 +140,18 @@ LexColumn lex_column(clsort::Sorter& s, const std::vector<K>& keys, clsort::Orde
 }
 
 bool lex_row(clsort::Sorter& s, const char* what, const std::vector<LexColumn>& columns, std::size_t n,
-             int reps, bool check) {
+             int reps, bool check, bool vectors) {
   cl::Buffer out(s.context(), CL_MEM_READ_WRITE, n * 4);
   std::vector<clsort::BufferColumn> device;
-  for (const LexColumn& c : columns) device.push_back(c.device);
-  const Timing t = time_calls(s, reps, [&] { s.lexsort(device, n, out).wait(); });
+  std::vector<clsort::Column> host;
+  for (const LexColumn& c : columns) device.push_back(c.device), host.push_back(c.host);
+  std::vector<std::uint32_t> from_host;
+  const Timing t = time_calls(s, reps, [&] {
+    if (vectors)
+      from_host = s.lexsort(host);
+    else
+      s.lexsort(device, n, out).wait();
+  });
   bool ok = true;
   if (check) {
     std::vector<std::uint32_t> expected(n), got(n);
@@ -131,10 +161,13 @@ bool lex_row(clsort::Sorter& s, const char* what, const std::vector<LexColumn>& 
         if (const int r = c.compare(a, b)) return r < 0;
       return false;
     });
-    s.queue().enqueueReadBuffer(out, CL_TRUE, 0, n * 4, got.data());
+    if (vectors)
+      got = from_host;
+    else
+      s.queue().enqueueReadBuffer(out, CL_TRUE, 0, n * 4, got.data());
     ok = expected == got;
   }
-  print(what, n, t, ok, check);
+  print((std::string(what) + (vectors ? ", host columns" : "")).c_str(), n, t, ok, check);
   return ok;
 }
 
@@ -154,11 +187,13 @@ int main(int argc, char** argv) {
   std::vector<std::string> sizes{"2^20", "2^24"};
   std::string lex_rows = "2^24", device;
   int reps = 10;
-  bool bitonic = false, no_check = false;
+  bool bitonic = false, no_check = false, vectors = false;
   app.add_option("--sizes", sizes, "sort_custom n, comma-separated (2^20, 1e6)")->delimiter(',');
   app.add_option("--lex-rows", lex_rows, "lexsort rows; 0: no lexsort rows");
   app.add_flag("--bitonic", bitonic, "also sort_custom's bitonic network");
   app.add_flag("--no-check", no_check, "skip the std::stable_sort checks");
+  app.add_flag("--vectors", vectors,
+               "sort_custom and lexsort of host data (the host API) instead of buffers");
   clsort_probe::add_reps_and_device(app, reps, device);
   CLI11_PARSE(app, argc, argv);
   try {
@@ -168,8 +203,8 @@ int main(int argc, char** argv) {
     bool ok = true;
     for (const std::string& size : sizes) {
       const std::size_t n = clsort_cli::parse_size(size);
-      ok = custom_row(s, n, reps, clsort::Algorithm::merge, !no_check) && ok;
-      if (bitonic) ok = custom_row(s, n, reps, clsort::Algorithm::bitonic, !no_check) && ok;
+      ok = custom_row(s, n, reps, clsort::Algorithm::merge, !no_check, vectors) && ok;
+      if (bitonic) ok = custom_row(s, n, reps, clsort::Algorithm::bitonic, !no_check, vectors) && ok;
     }
     const std::size_t rows = clsort_cli::parse_size(lex_rows);
     if (rows) {
@@ -184,12 +219,12 @@ int main(int argc, char** argv) {
       for (auto& d : f64) d = double(std::int64_t(rng() >> 11)) * 1e-9;
       ok = lex_row(s, "lexsort (u32 asc, f32 desc)",
                    {lex_column(s, u32, Order::ascending), lex_column(s, f32, Order::descending)}, rows, reps,
-                   !no_check) &&
+                   !no_check, vectors) &&
            ok;
       ok = lex_row(s, "lexsort (u16 asc, i32 desc, f64 asc)",
                    {lex_column(s, u16, Order::ascending), lex_column(s, i32, Order::descending),
                     lex_column(s, f64, Order::ascending)},
-                   rows, reps, !no_check) &&
+                   rows, reps, !no_check, vectors) &&
            ok;
       // One pass's sort alone: u32 keys with u32 values, on a fresh copy each call.
       std::vector<std::uint32_t> index(rows);

@@ -8,7 +8,8 @@
 // std::partial_sort of (key, index) pairs for top_k and std::nth_element of the keys for select, by
 // clsort's order (clsort::key_less). Every top_k result is checked against the partial_sort (keys bit for
 // bit, indices), every select against nth_element, every sort for order; a mismatch prints WRONG and the
-// exit status is 1.
+// exit status is 1. With --vectors, top_k and select take the keys from a host vector (the host API:
+// each call uploads them) instead of the device buffer.
 //
 //   clsort_probe_top_k --types u32,f32,u64 --sizes 2^20,2^24 --ks 16,1024 --reps 5 [--no-host]
 #include <CLI/CLI.hpp>
@@ -46,7 +47,8 @@ struct Row {
 };
 
 template <class K>
-Row measure(clsort::Sorter& s, const std::vector<K>& keys, std::size_t k, int reps, bool host, bool profile) {
+Row measure(clsort::Sorter& s, const std::vector<K>& keys, std::size_t k, int reps, bool host, bool profile,
+            bool vectors) {
   const std::size_t n = keys.size();
   Row r;
   cl::Buffer input(s.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(K),
@@ -67,12 +69,20 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, std::size_t k, int re
   std::vector<K> got_keys(k), sorted(n);
   std::vector<std::uint32_t> got_index(k);
   K got_one{};
+  clsort::TopK<K> host_top;
+  K host_one{};
   for (int rep = 0; rep < reps; ++rep) {
     auto t0 = Clock::now();
-    s.top_k<K>(input, n, k, kout, iout).wait();
+    if (vectors)
+      host_top = s.top_k(keys, k);
+    else
+      s.top_k<K>(input, n, k, kout, iout).wait();
     t_top.push_back(ms_since(t0));
     t0 = Clock::now();
-    s.select<K>(input, n, pos, one).wait();
+    if (vectors)
+      host_one = s.select(keys, pos);
+    else
+      s.select<K>(input, n, pos, one).wait();
     t_sel.push_back(ms_since(t0));
     s.queue().enqueueCopyBuffer(input, work, 0, 0, n * sizeof(K));
     s.queue().finish();
@@ -96,14 +106,23 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, std::size_t k, int re
     }
   }
   if (profile) {  // one more top_k on the profiling queue
-    s.top_k<K>(input, n, k, kout, iout).wait();
+    if (vectors)
+      s.top_k(keys, k);
+    else
+      s.top_k<K>(input, n, k, kout, iout).wait();
     clsort_probe::print_profile(s.last_profile());
   }
   if (!host)
     std::partial_sort(ref_index.begin(), ref_index.begin() + std::ptrdiff_t(k), ref_index.end(), before);
-  s.queue().enqueueReadBuffer(kout, CL_TRUE, 0, k * sizeof(K), got_keys.data());
-  s.queue().enqueueReadBuffer(iout, CL_TRUE, 0, k * 4, got_index.data());
-  s.queue().enqueueReadBuffer(one, CL_TRUE, 0, sizeof(K), &got_one);
+  if (vectors) {
+    got_keys = host_top.keys;
+    got_index = host_top.indices;
+    got_one = host_one;
+  } else {
+    s.queue().enqueueReadBuffer(kout, CL_TRUE, 0, k * sizeof(K), got_keys.data());
+    s.queue().enqueueReadBuffer(iout, CL_TRUE, 0, k * 4, got_index.data());
+    s.queue().enqueueReadBuffer(one, CL_TRUE, 0, sizeof(K), &got_one);
+  }
   s.queue().enqueueReadBuffer(work, CL_TRUE, 0, n * sizeof(K), sorted.data());
   for (std::size_t i = 0; i < k; ++i)
     if (got_index[i] != ref_index[i] || !same(got_keys[i], keys[ref_index[i]])) r.ok = false;
@@ -127,7 +146,7 @@ int main(int argc, char** argv) {
                "clsort_probe_top_k");
   std::vector<std::string> types{"u32"}, sizes{"2^20"}, ks{"16", "1024"};
   int reps = 5;
-  bool no_host = false, profile = false;
+  bool no_host = false, profile = false, vectors = false;
   std::string device;
   app.add_option("--types", types, "key types, comma-separated")
       ->delimiter(',')
@@ -136,6 +155,9 @@ int main(int argc, char** argv) {
   app.add_option("--ks", ks, "k, comma-separated")->delimiter(',');
   app.add_flag("--no-host", no_host,
                "skip std::partial_sort and std::nth_element (large n on a GPU machine)");
+  app.add_flag(
+      "--vectors", vectors,
+      "top_k and select of host vectors (the host API, keys uploaded each call) instead of a buffer");
   app.add_flag("--profile", profile,
                "time on a profiling queue; print the kernels of one top_k after each row");
   clsort_probe::add_reps_and_device(app, reps, device);
@@ -157,7 +179,7 @@ int main(int argc, char** argv) {
             using K = typename decltype(tag)::type;
             std::vector<K> keys(n);
             std::memcpy(keys.data(), bytes.data(), n * sizeof(K));
-            return measure<K>(sorter, keys, k, reps, !no_host, profile);
+            return measure<K>(sorter, keys, k, reps, !no_host, profile, vectors);
           });
           all_ok = all_ok && r.ok;
           std::printf("%-4s %-6s %6zu %10.3f %10.3f %10.3f %7.1fx %12.3f %12.3f %9s\n", name.c_str(),
