@@ -564,8 +564,8 @@ void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* v
       mv = s.queue.enqueueMapBuffer(vbuf, CL_TRUE, CL_MAP_READ, first * vb, count * vb, nullptr, nullptr,
                                     &status);
       if (status != CL_SUCCESS) {
-        s.queue.enqueueUnmapMemObject(kbuf, mk);
-        s.queue.finish();
+        cl::Event unmap;  // errors here only drain: the map's status is the one thrown
+        if (s.queue.enqueueUnmapMemObject(kbuf, mk, nullptr, &unmap) == CL_SUCCESS) unmap.wait();
         detail::throw_cl_error(status, "clEnqueueMapBuffer");
       }
     }
