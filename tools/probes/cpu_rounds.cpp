@@ -41,9 +41,9 @@
 #include <vector>
 
 #include "../cli_common.hpp"
-#include "../hwy_vqsort.hpp"
 #include "probe_cli.hpp"
 #include "probe_timing.hpp"
+#include "probe_vqsort.hpp"
 
 namespace {
 
@@ -89,17 +89,13 @@ struct Times {
   bool ok = true, vq_ok = true;
 };
 
-// vqsort's records for pairs: the key's order-preserving code and the value.
-template <class K>
-using Record = std::conditional_t<sizeof(K) <= 4, hwy::K32V32, hwy::K64V64>;
-
 template <class K>
 Times measure(clsort::Sorter& s, clsort_cli::Vqsort& vq, const std::vector<K>& keys,
               const std::vector<std::uint32_t>& o, bool segmented, bool pairs, int reps,
               const std::vector<K>& expected, const std::vector<std::uint32_t>& vexpected) {
-  const std::size_t n = keys.size(), num = o.size() - 1;
+  const std::size_t n = keys.size();
   Times r;
-  std::vector<double> tc, tv;
+  std::vector<double> tc;
   std::vector<K> work(n);
   std::vector<std::uint32_t> values(n);
   for (int rep = 0; rep <= reps; ++rep) {  // one warm-up: the first call of a type builds its programs
@@ -117,34 +113,8 @@ Times measure(clsort::Sorter& s, clsort_cli::Vqsort& vq, const std::vector<K>& k
     if (rep > 0) tc.push_back(ms_since(t0));
   }
   r.ok = std::memcmp(work.data(), expected.data(), n * sizeof(K)) == 0 && (!pairs || values == vexpected);
-  using C = decltype(Record<K>::key);
-  if (pairs) {
-    std::vector<Record<K>> copy(n);
-    for (int rep = 0; rep < reps; ++rep) {
-      for (std::size_t i = 0; i < n; ++i) {
-        copy[i].key = C(clsort::encode_key(keys[i]));
-        copy[i].value = std::uint32_t(i);
-      }
-      const auto t0 = Clock::now();
-      for (std::size_t i = 0; i < num; ++i) vq(copy.data() + o[i], o[i + 1] - o[i]);
-      tv.push_back(ms_since(t0));
-    }
-    // Not stable: each value must carry its own key, and the keys must be in order.
-    for (std::size_t j = 0; j < n && r.vq_ok; ++j)
-      r.vq_ok = copy[j].value < n && C(clsort::encode_key(keys[copy[j].value])) == copy[j].key &&
-                copy[j].key == C(clsort::encode_key(expected[j]));
-  } else {
-    for (int rep = 0; rep < reps; ++rep) {
-      work = keys;
-      const auto t0 = Clock::now();
-      for (std::size_t i = 0; i < num; ++i) vq(work.data() + o[i], o[i + 1] - o[i]);
-      tv.push_back(ms_since(t0));
-    }
-    for (std::size_t j = 0; j < n && r.vq_ok; ++j)
-      r.vq_ok = clsort::encode_key(work[j]) == clsort::encode_key(expected[j]) || work[j] == expected[j];
-  }
+  r.vqsort = clsort_probe::time_vqsort(vq, keys, o, expected, pairs, reps, &r.vq_ok);
   r.clsort = median(tc);
-  r.vqsort = median(tv);
   return r;
 }
 

@@ -40,7 +40,7 @@
 #include <vector>
 
 #ifdef CLSORT_PROBE_HWY
-#include "../hwy_vqsort.hpp"
+#include "probe_vqsort.hpp"
 #endif
 
 #include "../cli_common.hpp"
@@ -69,71 +69,11 @@ struct Row {
   bool ok = true, vq_ok = true;
 };
 
-#ifdef CLSORT_PROBE_HWY
-using clsort_cli::Vqsort;
-
-// vqsort's keys: no 8-bit or 16-bit float types.
-template <class K>
-constexpr bool vqsort_keys_v = std::is_arithmetic_v<K> && sizeof(K) >= 2;
-
-// Times vqsort over the segments (median of `reps`), keys of their own type or, with pairs, (code, index)
-// records; checks the last result against `expected` (keys in clsort's order). Returns -1 where vqsort
-// has no such keys.
-template <class K>
-double time_vqsort(Vqsort& vq, const std::vector<K>& keys, const std::vector<std::uint32_t>& o,
-                   const std::vector<K>& expected, bool pairs, int reps, bool* ok) {
-  const std::size_t n = keys.size(), num = o.size() - 1;
-  std::vector<double> t;
-  if (pairs) {
-    using P = std::conditional_t<sizeof(K) <= 4, hwy::K32V32, hwy::K64V64>;
-    using C = decltype(P::key);
-    std::vector<P> copy(n);
-    for (int rep = 0; rep < reps; ++rep) {
-      for (std::size_t i = 0; i < n; ++i) {
-        copy[i].key = C(clsort::encode_key(keys[i]));
-        copy[i].value = std::uint32_t(i);
-      }
-      const auto t0 = Clock::now();
-      for (std::size_t i = 0; i < num; ++i) vq(copy.data() + o[i], o[i + 1] - o[i]);
-      t.push_back(ms_since(t0));
-    }
-    std::vector<unsigned char> seen(n, 0);
-    for (std::size_t i = 0; i < num && *ok; ++i)
-      for (std::size_t j = o[i]; j < o[i + 1]; ++j) {
-        const auto v = std::size_t(copy[j].value);
-        const bool fine = v >= o[i] && v < o[i + 1] && !seen[v] &&
-                          C(clsort::encode_key(keys[v])) == copy[j].key &&
-                          copy[j].key == C(clsort::encode_key(expected[j]));
-        seen[v < n ? v : 0] = 1;
-        if (!fine) {
-          *ok = false;
-          break;
-        }
-      }
-  } else if constexpr (!vqsort_keys_v<K>) {
-    return -1;
-  } else {
-    std::vector<K> copy(n);
-    for (int rep = 0; rep < reps; ++rep) {
-      copy = keys;
-      const auto t0 = Clock::now();
-      for (std::size_t i = 0; i < num; ++i) vq(copy.data() + o[i], o[i + 1] - o[i]);
-      t.push_back(ms_since(t0));
-    }
-    // vqsort's own order for floats: -0 and +0 are equal, so either may come first.
-    for (std::size_t j = 0; j < n && *ok; ++j)
-      if (clsort::encode_key(copy[j]) != clsort::encode_key(expected[j]) && !(copy[j] == expected[j]))
-        *ok = false;
-  }
-  return median(t);
-}
-#endif
-
 template <class K>
 Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std::uint32_t>& o, bool pairs,
             int reps, bool host, bool loop, bool profile, bool vectors) {
 #ifdef CLSORT_PROBE_HWY
-  static Vqsort vq;
+  static clsort_cli::Vqsort vq;
 #endif
   const std::size_t n = keys.size(), num = o.size() - 1;
   Row r;
@@ -246,7 +186,7 @@ Row measure(clsort::Sorter& s, const std::vector<K>& keys, const std::vector<std
     }
     r.host = median(t_host);
 #ifdef CLSORT_PROBE_HWY
-    r.vq = time_vqsort(vq, keys, o, expected, pairs, std::max(1, reps / 2), &r.vq_ok);
+    r.vq = clsort_probe::time_vqsort(vq, keys, o, expected, pairs, std::max(1, reps / 2), &r.vq_ok);
 #endif
   }
   std::vector<K> got(n);
