@@ -142,7 +142,9 @@ bool sort_host_zero_copy(Sorter::Impl& s, KeyType type, const void* keys_in, voi
     return b;
   };
   const cl::Buffer out = wrap(CL_MEM_READ_WRITE, keys, n * kb);
-  const cl::Buffer in = keys_in == keys ? out : wrap(CL_MEM_READ_ONLY, keys_in, n * kb);
+  // Read-write although only read (Run::source): Intel's CPU runtime 2026.2 read a CL_MEM_READ_ONLY buffer on
+  // memory off a 128-byte boundary (a std::vector's) slowly, as top_k's keys (top_k.cpp).
+  const cl::Buffer in = keys_in == keys ? out : wrap(CL_MEM_READ_WRITE, keys_in, n * kb);
   cl::Buffer vbuf;
   if (values) vbuf = wrap(CL_MEM_READ_WRITE, values, n * value_bytes);
   std::vector<cl::Event> deps;
