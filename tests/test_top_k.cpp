@@ -5,6 +5,12 @@
 
 #include <clsort/clsort.h>
 
+#if defined(__unix__)
+#include <sys/mman.h>
+#endif
+
+#include <cstring>
+
 #include "support/guarded.hpp"
 #include "support/support.hpp"
 
@@ -174,6 +180,32 @@ void misleading_sample_case(clsort::Sorter& s) {
     }
   }
 }
+
+#if defined(__unix__)
+// top_k, select and sort_copy only read the caller's keys, and on CPU devices they read them where they
+// lie through read-write buffers (host/src/top_k.cpp says why): keys in read-only memory, 16 bytes into a
+// page as a malloc block's, must still work (a runtime writing them back would fault), on every device.
+TEST_CASE("host keys in read-only memory: top_k, select and sort_copy only read them") {
+  clsort::Sorter& s = shared_sorter();
+  const std::size_t n = 70001, bytes = n * 4 + 4096;
+  void* map = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(map != MAP_FAILED);
+  auto* keys = reinterpret_cast<std::uint32_t*>(static_cast<unsigned char*>(map) + 16);
+  const std::vector<std::uint32_t> input = make_keys<std::uint32_t>(Dist::random, n, 0x0e0);
+  std::memcpy(keys, input.data(), n * 4);
+  REQUIRE(mprotect(map, bytes, PROT_READ) == 0);
+  const std::vector<std::uint32_t> ref = reference_argsort(input, Order::ascending);
+  const clsort::TopK<std::uint32_t> got = s.top_k(keys, n, 1000);
+  CHECK(check_top_k(input, ref, 1000, got.keys, got.indices) == "");
+  std::uint32_t selected = 0;
+  s.select_host(KeyType::u32, keys, n, 4321, &selected, {});
+  CHECK(selected == input[ref[4321]]);
+  std::vector<std::uint32_t> sorted(n);
+  s.sort_copy(keys, sorted.data(), n);
+  CHECK(compare_sorted(reference_sort(input, Order::ascending), sorted) == "");
+  munmap(map, bytes);
+}
+#endif
 
 TEST_CASE("top_k and select where the sample misleads") {
   misleading_sample_case<std::uint32_t>(shared_sorter());
