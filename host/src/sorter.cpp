@@ -509,23 +509,24 @@ void Sorter::argsort_host(KeyType type, const void* keys, std::size_t n, std::ui
   if (!keys || !indices) detail::throw_argument_error(keys ? "indices" : "keys", "null pointer");
   if (n > kMax32)
     detail::throw_argument_error("n", "argsort returns 32-bit indices: n must be < 2^32 (argsort64)");
-  std::vector<std::uint32_t> iota(n);
+  // Not std::vector: its zeroing would be one more pass over n indices before the fill.
+  const std::unique_ptr<std::uint32_t[]> iota(new std::uint32_t[n]);
   for (std::size_t i = 0; i < n; ++i) iota[i] = std::uint32_t(i);
   // The keys are uploaded from the caller's array and come back sorted into memory of our own.
   const std::unique_ptr<unsigned char[]> sorted(new unsigned char[n * key_size(type)]);
-  sort_host_from(type, keys, sorted.get(), n, iota.data(), 4, options);
-  std::memcpy(indices, iota.data(), n * 4);
+  sort_host_from(type, keys, sorted.get(), n, iota.get(), 4, options);
+  std::memcpy(indices, iota.get(), n * 4);
 }
 
 void Sorter::argsort64_host(KeyType type, const void* keys, std::size_t n, std::uint64_t* indices,
                             const Options& options) {
   if (n == 0) return;
   if (!keys || !indices) detail::throw_argument_error(keys ? "indices" : "keys", "null pointer");
-  std::vector<std::uint64_t> iota(n);
+  const std::unique_ptr<std::uint64_t[]> iota(new std::uint64_t[n]);
   for (std::size_t i = 0; i < n; ++i) iota[i] = i;
   const std::unique_ptr<unsigned char[]> sorted(new unsigned char[n * key_size(type)]);
-  sort_host_from(type, keys, sorted.get(), n, iota.data(), 8, options);
-  std::memcpy(indices, iota.data(), n * 8);
+  sort_host_from(type, keys, sorted.get(), n, iota.get(), 8, options);
+  std::memcpy(indices, iota.get(), n * 8);
 }
 
 cl::Event Sorter::argsort_buffer(KeyType type, const cl::Buffer& keys, std::size_t n,
