@@ -261,14 +261,12 @@ void Sorter::sort_custom_host(void* data, std::size_t n, std::size_t element_byt
   s.profile.clear();
   // GPUs: through the pinned staging in chunks, as Sorter::sort_host does (the host policy of 4-byte
   // keys: the rows do not vary it by width).
-  const detail::HostPolicy& host = s.tuning(4, 0).host;
-  if (host.chunk && n * element_bytes >= host.min) {
-    auto* bytes = static_cast<unsigned char*>(data);
-    auto sort = [&](const std::vector<cl::Event>& uploads) {
-      return enqueue_custom(s, p, buffer, n, element_bytes, uploads);
-    };
-    if (detail::stage_host_arrays(s, KeyType::u32, {{bytes, buffer, n * element_bytes}}, 0, sort)) return;
-  }
+  auto sort = [&](const std::vector<cl::Event>& uploads) {
+    return enqueue_custom(s, p, buffer, n, element_bytes, uploads);
+  };
+  if (detail::stage_host_arrays(s, KeyType::u32,
+                                {{static_cast<unsigned char*>(data), buffer, n * element_bytes}}, 0, sort))
+    return;
   std::vector<cl::Event> before;
   if (s.last()) before.push_back(s.last);
   cl::Event up;

@@ -57,18 +57,15 @@ struct Pass {
 // host policy has it (GPUs), as Sorter::sort_host does, else in one blocking write.
 void upload_column(Sorter::Impl& s, const Pass& p, std::size_t n) {
   const std::size_t bytes = n * key_size(p.type);
-  const detail::HostPolicy& host = s.tuning(unsigned(key_size(p.type)), 0).host;
-  if (host.chunk && bytes >= host.min) {
-    const auto* column = static_cast<const unsigned char*>(p.upload);
-    auto uploaded = [&](const std::vector<cl::Event>& uploads) {
-      cl::Event ev;
-      CLSORT_CHECK(s.queue.enqueueMarkerWithWaitList(&uploads, &ev));
-      return ev;
-    };
-    if (detail::stage_host_arrays(s, p.type, {{const_cast<unsigned char*>(column), p.data, bytes, column}}, 0,
-                                  uploaded, detail::Staged::upload))
-      return;
-  }
+  const auto* column = static_cast<const unsigned char*>(p.upload);
+  auto uploaded = [&](const std::vector<cl::Event>& uploads) {
+    cl::Event ev;
+    CLSORT_CHECK(s.queue.enqueueMarkerWithWaitList(&uploads, &ev));
+    return ev;
+  };
+  if (detail::stage_host_arrays(s, p.type, {{const_cast<unsigned char*>(column), p.data, bytes, column}}, 0,
+                                uploaded, detail::Staged::upload))
+    return;
   const std::vector<cl::Event> before{s.last};
   cl::Event up;
   CLSORT_CHECK(s.queue.enqueueWriteBuffer(p.data, CL_TRUE, 0, bytes, p.upload, &before, &up));
@@ -172,13 +169,10 @@ void Sorter::lexsort_host(const Column* columns, std::size_t count, std::uint32_
   const cl::Event done = enqueue_lexsort(s, passes, n, perm, true, {});
   // GPUs: the indices come back through the pinned staging in chunks, as Sorter::sort_host's arrays do
   // (after the lexsort, whose column uploads use the same staging).
-  const detail::HostPolicy& host = s.tuning(4, 0).host;
-  if (host.chunk && n * 4 >= host.min) {
-    auto lexsorted = [&](const std::vector<cl::Event>&) { return done; };
-    if (detail::stage_host_arrays(s, KeyType::u32, {{reinterpret_cast<unsigned char*>(indices), perm, n * 4}},
-                                  0, lexsorted, detail::Staged::download))
-      return;
-  }
+  auto lexsorted = [&](const std::vector<cl::Event>&) { return done; };
+  if (detail::stage_host_arrays(s, KeyType::u32, {{reinterpret_cast<unsigned char*>(indices), perm, n * 4}},
+                                0, lexsorted, detail::Staged::download))
+    return;
   std::vector<std::uint32_t> result(n);  // the caller's indices are written only once all succeeded
   const std::vector<cl::Event> after{done};
   cl::Event read;

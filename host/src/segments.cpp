@@ -536,12 +536,9 @@ void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* v
                             unsigned(offset_bytes), num_segments, last, descending, uploads);
   };
   // GPUs: through the pinned staging in chunks, as Sorter::sort_host does (the same host policy).
-  const detail::HostPolicy& host = s.tuning(unsigned(kb), unsigned(detail::carried_width(vb))).host;
-  if (host.chunk && count * (kb + vb) >= host.min) {
-    std::vector<detail::HostArray> arrays{{kbytes + first * kb, kbuf, count * kb, nullptr, first * kb}};
-    if (values) arrays.push_back({vbytes + first * vb, vbuf, count * vb, nullptr, first * vb});
-    if (detail::stage_host_arrays(s, type, arrays, vb, sort)) return;
-  }
+  std::vector<detail::HostArray> arrays{{kbytes + first * kb, kbuf, count * kb, nullptr, first * kb}};
+  if (values) arrays.push_back({vbytes + first * vb, vbuf, count * vb, nullptr, first * vb});
+  if (detail::stage_host_arrays(s, type, arrays, vb, sort)) return;
   CLSORT_CHECK(
       s.queue.enqueueWriteBuffer(kbuf, CL_TRUE, first * kb, count * kb, kbytes + first * kb, &before));
   if (values)

@@ -136,17 +136,15 @@ bool sort_host_zero_copy(Sorter::Impl& s, KeyType type, const void* keys_in, voi
   auto aligned = [](const void* p, std::size_t a) { return reinterpret_cast<std::uintptr_t>(p) % a == 0; };
   if (!aligned(keys, kb) || !aligned(keys_in, kb) || (values && !aligned(values, value_bytes))) return false;
   cl_int status = CL_SUCCESS;
-  auto wrap = [&](cl_mem_flags flags, const void* host, std::size_t bytes) {
-    cl::Buffer b(s.context, flags | CL_MEM_USE_HOST_PTR, bytes, const_cast<void*>(host), &status);
+  auto wrap = [&](const void* host, std::size_t bytes) {
+    cl::Buffer b = detail::wrap_host(s, host, bytes, &status);
     if (status != CL_SUCCESS) detail::throw_cl_error(status, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
     return b;
   };
-  const cl::Buffer out = wrap(CL_MEM_READ_WRITE, keys, n * kb);
-  // Read-write although only read (Run::source): Intel's CPU runtime 2026.2 read a CL_MEM_READ_ONLY buffer on
-  // memory off a 128-byte boundary (a std::vector's) slowly, as top_k's keys (top_k.cpp).
-  const cl::Buffer in = keys_in == keys ? out : wrap(CL_MEM_READ_WRITE, keys_in, n * kb);
+  const cl::Buffer out = wrap(keys, n * kb);
+  const cl::Buffer in = keys_in == keys ? out : wrap(keys_in, n * kb);  // only read (Run::source)
   cl::Buffer vbuf;
-  if (values) vbuf = wrap(CL_MEM_READ_WRITE, values, n * value_bytes);
+  if (values) vbuf = wrap(values, n * value_bytes);
   std::vector<cl::Event> deps;
   if (s.last()) deps.push_back(s.last);
   // Every command with an event of its own (as on an out-of-order queue): the sort then ends in its last
@@ -449,8 +447,7 @@ void Sorter::sort_host_from(KeyType type, const void* keys_in, void* keys, std::
   s.profile.clear();
   // GPUs: through pinned staging in chunks (host.chunk; off on CPU devices, whose buffers are host memory,
   // unless a tuning forces it); CPU devices: in the caller's arrays where the sort allows it.
-  const detail::HostPolicy& host = s.tuning(unsigned(kb), unsigned(detail::carried_width(value_bytes))).host;
-  const bool staged = host.chunk && n * (kb + value_bytes) >= host.min;
+  const bool staged = detail::stages(s, type, value_bytes, n * (kb + value_bytes));
   if (!staged && sort_host_zero_copy(s, type, keys_in, keys, n, values, value_bytes, resolved)) return;
   detail::Run staging(s, {s.queue, s.profiling, s.in_order}, type, false, {}, nullptr, 0, 0, {});
   cl::Buffer kbuf = staging.scratch(detail::kHostKeys, n * kb);
@@ -615,6 +612,11 @@ cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, co
   if (needs_split(s, type, n, value_bytes, options))
     return enqueue_sort_split(s, type, keys, values, value_bytes, n, options, wait);
   return enqueue_sort_whole(s, type, keys, values, value_bytes, n, options, wait);
+}
+
+cl::Buffer wrap_host(const Sorter::Impl& s, const void* host, std::size_t bytes, cl_int* status) {
+  return cl::Buffer(s.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, const_cast<void*>(host),
+                    status);
 }
 
 std::shared_ptr<const Plan> cpu_shape_plan(const Sorter::Impl& s, KeyType type, std::size_t n,

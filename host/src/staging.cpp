@@ -179,8 +179,16 @@ bool sort_host_staged(Sorter::Impl& s, KeyType type, const std::vector<HostArray
   });
 }
 
+bool stages(const Sorter::Impl& s, KeyType type, std::size_t value_bytes, std::size_t bytes) {
+  const HostPolicy& host = s.tuning(unsigned(key_size(type)), unsigned(carried_width(value_bytes))).host;
+  return host.chunk && bytes >= host.min;
+}
+
 bool stage_host_arrays(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays,
                        std::size_t value_bytes, const EnqueueStaged& sort, Staged ways) {
+  std::size_t total = 0;
+  for (const HostArray& a : arrays) total += a.bytes;
+  if (!stages(s, type, value_bytes, total)) return false;
   const bool upload = ways != Staged::download, download = ways != Staged::upload;
   // At most host.chunk bytes a chunk, and at most an eighth of the largest array (not below kMinChunk),
   // so that copies and transfers overlap for arrays of a few chunks too.

@@ -23,6 +23,10 @@ struct HostArray {
 /// Enqueues the sort of the uploaded arrays after the given events; returns its completion event.
 using EnqueueStaged = std::function<cl::Event(const std::vector<cl::Event>& uploads)>;
 
+/// Whether host data of `bytes` in all (keys of `type`, values of value_bytes) goes through the pinned
+/// staging: the host policy's host.chunk is on (GPUs) and the data reaches host.min.
+bool stages(const Sorter::Impl& s, KeyType type, std::size_t value_bytes, std::size_t bytes);
+
 /// Which ways stage_host_arrays moves the arrays.
 enum class Staged { both, upload, download };
 
@@ -30,7 +34,8 @@ enum class Staged { both, upload, download };
 /// the arrays the same way once it completed: the caller's arrays are written only if the sort succeeded.
 /// Staged::upload returns once the uploads completed, the sort's event in s.last (whatever reads its
 /// results waits for it); Staged::download enqueues `sort` with no uploads (it waits for s.last itself).
-/// Returns false, having enqueued nothing, when no pinned memory or no copy thread can be had.
+/// Returns false, having enqueued nothing, where the data does not stage (stages()) or no pinned memory or
+/// no copy thread can be had: the caller then takes the single transfers.
 bool stage_host_arrays(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays,
                        std::size_t value_bytes, const EnqueueStaged& sort, Staged ways = Staged::both);
 

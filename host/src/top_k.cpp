@@ -159,8 +159,8 @@ namespace {
 
 // Enqueues `select` on the caller's n host keys as a device buffer, which the selection only reads: the
 // host-keys scratch uploaded through the pinned staging in chunks where the host policy has it (GPUs), as
-// Sorter::sort_host does; on a CPU device the caller's memory itself (CL_MEM_USE_HOST_PTR, read-only)
-// where it is on its type's alignment, as the CPU sorts of host data do; else the scratch, in one write.
+// Sorter::sort_host does; on a CPU device the caller's memory itself (detail::wrap_host) where it is on
+// its type's alignment, as the CPU sorts of host data do; else the scratch, in one write.
 // Returns select's event; the caller waits for whatever reads its results, so the caller's keys are not read
 // after it returns.
 cl::Event with_host_keys(
@@ -170,8 +170,7 @@ cl::Event with_host_keys(
   std::vector<cl::Event> before;
   if (s.last()) before.push_back(s.last);
   detail::Run staging = make_run(s, type, false, {}, 0, {});
-  const detail::HostPolicy& host = s.tuning(unsigned(kb), 0).host;
-  if (host.chunk && n * kb >= host.min) {
+  if (detail::stages(s, type, 0, n * kb)) {
     cl::Buffer kbuf = staging.scratch(detail::kHostKeys, n * kb);
     const std::vector<detail::HostArray> arrays{{static_cast<unsigned char*>(const_cast<void*>(keys)), kbuf,
                                                  n * kb, static_cast<const unsigned char*>(keys)}};
@@ -179,12 +178,8 @@ cl::Event with_host_keys(
     if (detail::stage_host_arrays(s, type, arrays, 0, enqueue, detail::Staged::upload)) return s.last;
   }
   if (s.facts.type == "cpu" && reinterpret_cast<std::uintptr_t>(keys) % kb == 0) {
-    // Read-write although nothing writes it (the kernels take the keys as `global const`): Intel's CPU
-    // runtime 2026.2 ran top_k of 2^24 u32 keys in 64 ms from a CL_MEM_READ_ONLY buffer on memory off a
-    // 128-byte boundary (a std::vector's), against 21-23 ms read-write or aligned.
     cl_int status = CL_SUCCESS;
-    const cl::Buffer wrapped(s.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n * kb,
-                             const_cast<void*>(keys), &status);
+    const cl::Buffer wrapped = detail::wrap_host(s, keys, n * kb, &status);
     if (status == CL_SUCCESS) return select(wrapped, before);
   }
   cl::Buffer kbuf = staging.scratch(detail::kHostKeys, n * kb);
