@@ -598,7 +598,7 @@ kernel void seg_sequential(global gkey_t* keys,
     if (len > seq || len > SEG_RUN) atomic_and(&staged, 0u);
     barrier(CLK_LOCAL_MEM_FENCE);
     // The barriers stand outside `if (staged)`, though it is uniform: PoCL 3.1 miscompiled them inside it
-    // (keys written past the segments), as it did select.cl's.
+    // (keys written past the segments), as it did radix_select.cl's.
     const bool on = staged;
     if (on)
       for (uint p = lid; p < span; p += SEG_SEQ_STAGE) {

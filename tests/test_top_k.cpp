@@ -152,7 +152,7 @@ TEST_CASE("top_k under other select shapes") {
   }
 }
 
-// The sample that guesses level 0's bucket (kernels/select.cl) reads every (n / 4096)-th key. Here one in
+// The sample that guesses level 0's bucket (kernels/radix_select.cl) reads every (n / 4096)-th key. Here one in
 // 16 of those is tiny, every other sampled key huge and every key the sample skips in between, so the
 // guess keeps the tiny keys alone: fewer than k. The second histogram pass must count every key. Descending,
 // the sample sees mostly huge keys and takes no guess.

@@ -24,8 +24,8 @@
 
 // The library's own copy threads, streaming copy and error checks (host/src), so that the probe copies
 // the way the staging does.
-#include "check.hpp"
-#include "copy_pool.hpp"
+#include "engine/check.hpp"
+#include "host_data/copy_pool.hpp"
 
 namespace {
 

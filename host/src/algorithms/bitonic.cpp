@@ -3,7 +3,7 @@
 // the first kernel and decoded by the last. By-key sorts carry input indices and gather values at the end.
 #include <algorithm>
 
-#include "run.hpp"
+#include "engine/run.hpp"
 
 namespace clsort::detail {
 

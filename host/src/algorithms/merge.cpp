@@ -2,7 +2,7 @@
 // partition and a merge (kernels/merge.cl); or the CPU shape, chunks sorted and merged sequentially per
 // work-item. Passes alternate between the caller's buffers and scratch, starting where the last one ends
 // in the caller's buffers, so no copy is needed. Stable: values move with their keys.
-#include "run.hpp"
+#include "engine/run.hpp"
 
 namespace clsort::detail {
 

@@ -1,6 +1,6 @@
 // Odd-even transposition sort driver: each tile sorted by element phases in local memory, then one launch
 // per block phase (odd-even merge-split of neighbouring tiles), as many as there are tiles, and a decode.
-#include "run.hpp"
+#include "engine/run.hpp"
 
 namespace clsort::detail {
 

@@ -3,7 +3,7 @@
 // kernel, then a copy back.
 #include <algorithm>
 
-#include "run.hpp"
+#include "engine/run.hpp"
 
 namespace clsort::detail {
 

@@ -1,0 +1,138 @@
+// Values of any width, and argsort of device keys. The sort passes carry values of 4 and 8 bytes. Narrower
+// ones (1, 2, 3, 5, 6, 7 bytes) ride them widened to 4 or 8 bytes: two coalesced copies, where a gather
+// of so few bytes would read a whole memory sector for each. Wider ones (a 12-byte struct, 16, 64) are
+// sorted as CUB and rocPRIM sort wide pairs: the keys with their 32-bit input indices, then each value
+// moves once, through the permutation (kernels/permute.cl), instead of riding every pass.
+#include <algorithm>
+
+#include "engine/run.hpp"
+#include "engine/sorter_impl.hpp"
+
+namespace clsort::detail {
+
+namespace {
+
+// The widest unit of 16, 8, 4, 2 or 1 bytes that divides the value width: what one work-item moves.
+unsigned unit_of(std::size_t value_bytes) {
+  for (unsigned u : {16u, 8u, 4u, 2u})
+    if (value_bytes % u == 0) return u;
+  return 1;
+}
+
+// CPU devices loop over contiguous runs and gather value by value (kernels/permute.cl, PERM_CPU).
+bool cpu_loops(const Sorter::Impl& s) {
+  return s.facts.type == "cpu";
+}
+
+ProgramSpec permute_program(const Sorter::Impl& s, std::size_t value_bytes) {
+  ProgramSpec p;
+  p.files = {"permute.cl"};
+  const unsigned unit = unit_of(value_bytes ? value_bytes : 4);
+  p.defines.set("PERM_UNIT", unit).set("PERM_UNITS", value_bytes ? value_bytes / unit : 1);
+  p.defines.set("PERM_CPU", cpu_loops(s) ? 1 : 0);
+  return p;
+}
+
+// Work-items of a launch that loops over `items`: enough to fill the device, no more (the kernels loop).
+std::size_t launch_size(const Sorter::Impl& s, std::size_t items) {
+  const std::size_t fill = std::size_t(s.facts.compute_units) * 2048;
+  return std::max<std::size_t>(1, std::min(items, fill));
+}
+
+// The next Run waits for the last: implicit on in-order queues (no marker needed), an event otherwise.
+std::vector<cl::Event> after(Run& run) {
+  if (run.q.in_order) return {};
+  return {run.finish()};
+}
+
+}  // namespace
+
+bool carried_by_passes(std::size_t value_bytes) {
+  return value_bytes == 0 || value_bytes == 4 || value_bytes == 8;
+}
+
+cl::Event enqueue_sort_widened(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
+                               const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
+                               const Options& options, const std::vector<cl::Event>& wait) {
+  std::vector<cl::Event> deps = wait;
+  if (s.last()) deps.push_back(s.last);
+  const bool descending = options.order == Order::descending;
+  const Queue q{s.queue, s.profiling, s.in_order};
+  const std::uint32_t n32 = std::uint32_t(std::min<std::size_t>(n, ~0u));  // Run's n is informational here
+  Run stage(s, q, type, descending, keys, &values, unsigned(value_bytes), n32, std::move(deps));
+  if (n <= 1) {
+    s.last = stage.finish();
+    return s.last;
+  }
+  const std::size_t wide_bytes = carried_width(value_bytes);
+  ProgramSpec program = permute_program(s, 4);
+  program.defines.set("PERM_WIDE", wide_bytes).set("PERM_BYTES", value_bytes);
+  cl::Kernel widen = stage.kernel(program, "permute_widen");
+  cl::Kernel narrow = stage.kernel(program, "permute_narrow");
+  cl::Buffer wide = stage.scratch(kScratchPermValues, n * wide_bytes);
+  set_args(widen, values, wide, cl_ulong(n));
+  stage.launch(widen, launch_size(s, n), 256, "permute_widen");
+  const cl::Event sorted = enqueue_sort(s, type, keys, &wide, wide_bytes, n, options, after(stage));
+  Run back(s, q, type, descending, keys, &values, unsigned(value_bytes), n32,
+           q.in_order ? std::vector<cl::Event>{} : std::vector<cl::Event>{sorted});
+  set_args(narrow, wide, values, cl_ulong(n));
+  back.launch(narrow, launch_size(s, n), 256, "permute_narrow");
+  s.last = back.finish();
+  return s.last;
+}
+
+cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
+                                const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
+                                const Options& options, const std::vector<cl::Event>& wait) {
+  std::vector<cl::Event> deps = wait;
+  if (s.last()) deps.push_back(s.last);
+  const bool descending = options.order == Order::descending;
+  const Queue q{s.queue, s.profiling, s.in_order};
+  Run stage(s, q, type, descending, keys, &values, unsigned(value_bytes), std::uint32_t(n), std::move(deps));
+  if (n <= 1) {
+    s.last = stage.finish();
+    return s.last;
+  }
+  // Every kernel and buffer first: a failure then leaves the caller's data as it was.
+  const ProgramSpec program = permute_program(s, value_bytes);
+  cl::Kernel stage_kernel = stage.kernel(program, "permute_stage");
+  cl::Kernel gather = stage.kernel(program, "permute_gather");
+  cl::Buffer index = stage.scratch(kScratchPermIndex, n * 4);
+  cl::Buffer saved = stage.scratch(kScratchPermValues, n * value_bytes);
+  const std::size_t units = n * (value_bytes / unit_of(value_bytes));
+
+  set_args(stage_kernel, index, values, saved, cl_ulong(n));
+  stage.launch(stage_kernel, launch_size(s, std::max(n, units)), 256, "permute_stage");
+  const cl::Event sorted = enqueue_sort(s, type, keys, &index, 4, n, options, after(stage));
+  Run move(s, q, type, descending, keys, &values, unsigned(value_bytes), std::uint32_t(n),
+           q.in_order ? std::vector<cl::Event>{} : std::vector<cl::Event>{sorted});
+  set_args(gather, saved, index, values, cl_ulong(n));
+  move.launch(gather, launch_size(s, cpu_loops(s) ? n : units), 256, "permute_gather");
+  s.last = move.finish();
+  return s.last;
+}
+
+cl::Event enqueue_argsort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer& indices,
+                          std::size_t index_bytes, std::size_t n, const Options& options,
+                          const std::vector<cl::Event>& wait) {
+  std::vector<cl::Event> deps = wait;
+  if (s.last()) deps.push_back(s.last);
+  const Queue q{s.queue, s.profiling, s.in_order};
+  Run first(s, q, type, options.order == Order::descending, keys, nullptr, 0, std::uint32_t(n),
+            std::move(deps));
+  if (n == 0) {
+    s.last = first.finish();
+    return s.last;
+  }
+  // The caller's keys stay as they are: a copy is sorted, the indices riding the passes as its values.
+  cl::Kernel iota =
+      first.kernel(permute_program(s, 4), index_bytes == 8 ? "permute_iota64" : "permute_iota32");
+  const std::size_t kb = key_size(type);
+  cl::Buffer copy = first.scratch(kScratchArgsortKeys, n * kb);
+  set_args(iota, indices, cl_ulong(n));
+  first.launch(iota, launch_size(s, n), 256, "argsort_iota");
+  first.copy(keys, copy, n * kb, "copy keys");
+  return enqueue_sort(s, type, copy, &indices, index_bytes, n, options, after(first));
+}
+
+}  // namespace clsort::detail

@@ -1,0 +1,167 @@
+// Run: kernels, scratch buffers and the chain of commands of one sort call; and the plan dispatch.
+#include "engine/run.hpp"
+
+#include <algorithm>
+
+#include "engine/program_cache.hpp"
+
+namespace clsort::detail {
+
+namespace {
+// KIND_* of kernels/common.cl.
+unsigned kind_of(KeyType t) {
+  switch (t) {
+    case KeyType::u8:
+    case KeyType::u16:
+    case KeyType::u32:
+    case KeyType::u64:
+      return 0;
+    case KeyType::i8:
+    case KeyType::i16:
+    case KeyType::i32:
+    case KeyType::i64:
+      return 1;
+    case KeyType::f16:
+    case KeyType::f32:
+    case KeyType::f64:
+      return 2;
+    case KeyType::bf16:
+      return 3;
+  }
+  return 0;
+}
+}  // namespace
+
+Run::Run(Sorter::Impl& sorter, Queue queue, KeyType key_type, bool desc, cl::Buffer key_buffer,
+         const cl::Buffer* value_buffer, unsigned vbytes, std::uint32_t count, std::vector<cl::Event> wait)
+    : s(sorter),
+      q(std::move(queue)),
+      type(key_type),
+      key_bytes(unsigned(key_size(key_type))),
+      kind(kind_of(key_type)),
+      descending(desc),
+      keys(std::move(key_buffer)),
+      values(value_buffer),
+      value_bytes(value_buffer ? vbytes : 0),
+      n(count),
+      deps_(std::move(wait)) {}
+
+cl::Kernel Run::kernel(const ProgramSpec& program, const std::string& name) {
+  auto& by_name = s.kernels[program.key()];
+  auto it = by_name.find(name);
+  if (it != by_name.end()) return it->second;
+  std::vector<std::string> files{"common.cl"};
+  files.insert(files.end(), program.files.begin(), program.files.end());
+  cl::Program built = get_program(s.context, s.device, files, program.defines.options(), program.register_cap,
+                                  program.inline_source);
+  cl_int status = CL_SUCCESS;
+  cl::Kernel k(built, name.c_str(), &status);
+  if (status != CL_SUCCESS) throw_cl_error(status, ("clCreateKernel(" + name + ")").c_str());
+  by_name.emplace(name, k);
+  return k;
+}
+
+cl::Buffer Run::scratch(ScratchSlot slot, std::size_t bytes) {
+  bytes = std::max<std::size_t>(bytes, 64);
+  auto& entry = s.scratch[slot];
+  if (entry.second >= bytes) return entry.first;
+  if (bytes > s.facts.max_alloc)
+    throw Error(CL_INVALID_BUFFER_SIZE, "n",
+                "clsort: the sort needs a " + std::to_string(bytes) +
+                    "-byte scratch buffer, more than the device's " + "largest allocation (" +
+                    std::to_string(s.facts.max_alloc) + " bytes)",
+                {}, Error::Kind::out_of_memory);
+  // Grow with headroom so that slowly growing n does not reallocate every call.
+  const std::size_t size = std::min<std::size_t>(s.facts.max_alloc, bytes + bytes / 4);
+  cl_int status = CL_SUCCESS;
+  cl::Buffer b(s.context, CL_MEM_READ_WRITE, size, nullptr, &status);
+  if (status != CL_SUCCESS) throw_cl_error(status, "clCreateBuffer(scratch)");
+  entry = {b, size};
+  ++s.scratch_made;
+  return b;
+}
+
+void Run::launch(cl::Kernel& k, std::size_t global, std::size_t local, const char* label) {
+  cl::Event ev;
+  CLSORT_CHECK(q.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(round_up(global, local)),
+                                            cl::NDRange(local), &deps_, events() ? &ev : nullptr));
+  after(ev, label);
+}
+
+void Run::copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label,
+               std::size_t src_offset, std::size_t dst_offset) {
+  cl::Event ev;
+  CLSORT_CHECK(
+      q.queue.enqueueCopyBuffer(src, dst, src_offset, dst_offset, bytes, &deps_, events() ? &ev : nullptr));
+  after(ev, label);
+}
+
+void Run::write(const cl::Buffer& dst, const void* src, std::size_t bytes, const char* label) {
+  cl::Event ev;
+  CLSORT_CHECK(q.queue.enqueueWriteBuffer(dst, CL_FALSE, 0, bytes, src, &deps_, events() ? &ev : nullptr));
+  after(ev, label);
+}
+
+// An in-order queue already orders our commands, so only the first command carries the caller's wait
+// list there (explicit wait lists cost time per launch on some drivers), and, unless the queue profiles,
+// no command gets an event of its own: NVIDIA's OpenCL spends about 2 µs creating each, 10-15% of a sort
+// of 2^16 keys, whose six launches cost the host more than the GPU needs to run them. finish() then
+// marks the end.
+bool Run::events() const {
+  return !q.in_order || q.profiling;
+}
+
+void Run::after(const cl::Event& ev, const char* label) {
+  last_ = ev;
+  if (q.in_order)
+    deps_.clear();
+  else
+    deps_.assign(1, ev);
+  if (q.profiling) s.profile.emplace_back(label, ev);
+}
+
+cl::Event Run::finish() {
+  if (last_() && deps_.empty()) return last_;
+  if (deps_.size() == 1) return deps_[0];
+  // Commands without events, or several events to wait for: a marker (with an empty list, it waits for
+  // everything enqueued before it on the queue).
+  cl::Event ev;
+  CLSORT_CHECK(q.queue.enqueueMarkerWithWaitList(&deps_, &ev));
+  deps_.assign(1, ev);
+  return ev;
+}
+
+cl::Buffer sub_buffer_of(const cl::Buffer& b, std::size_t origin, std::size_t bytes, std::size_t align) {
+  const cl::Memory parent = b.getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>();
+  cl::Buffer whole = b;
+  if (parent()) {
+    origin += b.getInfo<CL_MEM_OFFSET>();
+    whole = cl::Buffer(parent(), true);  // retains it
+  }
+  if (origin % align) return cl::Buffer();
+  const cl_buffer_region region{origin, bytes};
+  cl_int status = CL_SUCCESS;
+  cl::Buffer r = whole.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+  if (status != CL_SUCCESS) throw_cl_error(status, "clCreateSubBuffer");
+  return r;
+}
+
+void execute(Run& run, const Plan& plan) {
+  std::visit(
+      [&](const auto& p) {
+        using P = std::decay_t<decltype(p)>;
+        if constexpr (std::is_same_v<P, RadixPlan>)
+          run_radix(run, p);
+        else if constexpr (std::is_same_v<P, BitonicPlan>)
+          run_bitonic(run, p);
+        else if constexpr (std::is_same_v<P, MergePlan>)
+          run_merge(run, p);
+        else if constexpr (std::is_same_v<P, SelectionPlan>)
+          run_selection(run, p);
+        else
+          run_odd_even(run, p);
+      },
+      plan);
+}
+
+}  // namespace clsort::detail
