@@ -176,6 +176,7 @@ struct SortPlan {
   std::string build_options;  ///< the -D defines of its main program
   std::string tuning_row;     ///< the most specific tuning row for these key and value widths
   std::string tuning;         ///< the parameters in force for these widths, fitted to the device
+  std::string host;           ///< how host arrays (std::vector, NumPy) of this call reach the device and back
 };
 
 template <class K>

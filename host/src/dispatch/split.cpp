@@ -10,8 +10,8 @@
 #include <limits>
 #include <numeric>
 
+#include "dispatch/execute.hpp"
 #include "engine/run.hpp"
-#include "engine/sorter_impl.hpp"
 
 namespace clsort::detail {
 
@@ -20,23 +20,19 @@ namespace {
 constexpr unsigned kRadix = 256;     // PART_RADIX of kernels/partition.cl
 constexpr unsigned kPartWg = 256;    // PART_WG at most
 constexpr unsigned kPartItems = 32;  // PART_ITEMS
+// The partition's scratch: the partitioned keys and values, the per-piece counts and offsets, the buckets'
+// layout.
+enum SplitScratch : unsigned { kSplitKeys, kSplitValues, kSplitCounts, kSplitOffsets, kSplitBuckets };
+constexpr const char* scratch_owner(SplitScratch) {
+  return "split";
+}
 constexpr std::size_t kMaxBucket = std::numeric_limits<std::uint32_t>::max();
 
 }  // namespace
 
-bool needs_split(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
-                 const Options& options) {
-  if (n <= 1 || options.algorithm != Algorithm::radix) return false;
-  return n > kMaxBucket ||
-         n >= s.tuning(unsigned(key_size(type)), unsigned(carried_width(value_bytes))).radix.split_min;
-}
-
 cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                              std::size_t value_bytes, std::size_t n, const Options& options,
                              const std::vector<cl::Event>& wait) {
-  if (values && !carried_by_passes(value_bytes))  // enqueue_sort widens or permutes them first
-    throw_argument_error("n", std::to_string(n) + " keys with values of " + std::to_string(value_bytes) +
-                                  " bytes: such values move through 32-bit indices, so n must be < 2^32");
   const std::size_t kb = key_size(type), vb = values ? value_bytes : 0;
   const unsigned key_bits = unsigned(kb) * 8;
   const unsigned begin = options.begin_bit, end = options.end_bit ? options.end_bit : key_bits;
@@ -46,7 +42,7 @@ cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
   // device's sub-buffer alignment (powers of two, the alignment at least the widest element).
   const std::size_t align = std::max<std::size_t>(1, s.facts.base_align / std::min(kb, vb ? vb : kb));
   const std::size_t padded = n + kRadix * align;
-  const std::uint64_t piece_keys = s.tuning(unsigned(kb), unsigned(carried_width(vb))).radix.split_piece;
+  const std::uint64_t piece_keys = s.tuning(unsigned(kb), unsigned(pass_width(vb))).radix.split_piece;
   const std::size_t piece =
       std::min<std::size_t>(n, std::max<std::size_t>(align, piece_keys / align * align));
   const std::size_t pieces = (n + piece - 1) / piece;
@@ -54,10 +50,7 @@ cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
   const std::size_t tile = wg * kPartItems;
   const std::size_t tiles = (piece + tile - 1) / tile;
 
-  std::vector<cl::Event> deps = wait;
-  if (s.last()) deps.push_back(s.last);
-  const Queue q{s.queue, s.profiling, s.in_order};
-  Run run(s, q, type, options.order == Order::descending, keys, values, unsigned(vb), 0, std::move(deps));
+  Run run = Run::for_call(s, type, options, keys, values, unsigned(vb), 0, wait);
   ProgramSpec program;
   program.files = {"partition.cl"};
   program.defines.set("KEY_BITS", key_bits)
@@ -128,7 +121,7 @@ cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
   }
   {
     // Then every run of a piece to its place in its bucket.
-    Run move(s, q, type, options.order == Order::descending, keys, values, unsigned(vb), 0, after);
+    Run move(s, run.q, type, run.descending, keys, values, unsigned(vb), 0, after);
     if (values)
       set_args(gather, keys, part_keys, *values, part_values, cl_ulong(n), cl_ulong(piece), cl_uint(tiles),
                offsets, kind, descending, cl_uint(shift), mask);

@@ -46,6 +46,15 @@ Run::Run(Sorter::Impl& sorter, Queue queue, KeyType key_type, bool desc, cl::Buf
       n(count),
       deps_(std::move(wait)) {}
 
+Run Run::for_call(Sorter::Impl& s, KeyType type, const Options& options, cl::Buffer keys,
+                  const cl::Buffer* values, unsigned value_bytes, std::size_t n, std::vector<cl::Event> wait,
+                  bool in_order) {
+  if (s.last()) wait.push_back(s.last);
+  const std::uint32_t n32 = std::uint32_t(std::min<std::size_t>(n, ~std::uint32_t(0)));
+  return Run(s, {s.queue, s.profiling, s.in_order && in_order}, type, options.order == Order::descending,
+             std::move(keys), values, value_bytes, n32, std::move(wait));
+}
+
 cl::Kernel Run::kernel(const ProgramSpec& program, const std::string& name) {
   auto& by_name = s.kernels[program.key()];
   auto it = by_name.find(name);
