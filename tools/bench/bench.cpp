@@ -9,9 +9,9 @@
 
 #include <clsort/version.hpp>
 
+#include "../cli/cli_common.hpp"
+#include "../cli/commands.hpp"
 #include "bench.hpp"
-#include "cli_common.hpp"
-#include "commands.hpp"
 
 namespace clsort_cli {
 namespace {
@@ -327,8 +327,8 @@ int run_bench(const BenchArgs& a) {
         contenders.push_back(std::move(*c));
       else
         report.notes.push_back(std::string(e->name()) +
-                               " (serial): not run with --values (tools/serial_sorts.hpp has no key-value "
-                               "version of it)");
+                               " (serial): not run with --values (tools/bench/serial_sorts.hpp has no "
+                               "key-value version of it)");
     }
   contenders.push_back(bench::std_contender(setup.value_bytes));
   if (!a.no_cpu_libraries)

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_common.hpp"
+#include "../cli/cli_common.hpp"
 
 namespace clsort_cli::bench {
 
@@ -252,7 +252,7 @@ HostSortFn sort_pairs(SortFn sort) {
 /// A CPU sort of a host copy of the keys (and values): `sort` is the timed part.
 Contender host_contender(std::string label, std::string algorithm, std::string kind, std::size_t cap,
                          HostSortFn sort);
-/// The "ALG (serial)" row of `a` (tools/serial_sorts.hpp), keys alone or with values of `value_bytes`;
+/// The "ALG (serial)" row of `a` (serial_sorts.hpp), keys alone or with values of `value_bytes`;
 /// none when `a` has no key-value version there.
 std::optional<Contender> serial_contender(const AlgorithmInfo& a, std::size_t value_bytes, bool caps);
 /// The CPU baseline: std::sort or, with values (`value_bytes` > 0), std::stable_sort of pairs.

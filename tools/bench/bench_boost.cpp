@@ -15,7 +15,7 @@
 #include <memory>
 #include <thread>
 
-#include "cli_common.hpp"
+#include "../cli/cli_common.hpp"
 
 namespace clsort_cli::bench {
 namespace {

@@ -1,4 +1,4 @@
-// `clsort bench`'s CPU rows: each algorithm's serial twin (tools/serial_sorts.hpp) and the std::sort or
+// `clsort bench`'s CPU rows: each algorithm's serial twin (serial_sorts.hpp) and the std::sort or
 // std::stable_sort baseline, each sorting a host copy of the keys (and values).
 #include <cstring>
 #include <type_traits>

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include "../cli/io.hpp"
 #include "bench.hpp"
-#include "io.hpp"
 
 namespace clsort_cli::bench {
 

@@ -13,8 +13,8 @@
 #include <map>
 #include <sstream>
 
+#include "../cli/cli_common.hpp"
 #include "bench.hpp"
-#include "cli_common.hpp"
 
 namespace clsort_cli::bench {
 namespace {
@@ -141,9 +141,10 @@ void print_header(const Report& r) {
         "                Sorter::sort_by_key(cl::Buffer, cl::Buffer) until its event completes; keys and\n"
         "                values are already on the device and are restored by device-to-device copies\n"
         "                before each repetition, outside the timed region\n"
-        "                ALG (serial): the same algorithm as plain sequential C++ (tools/serial_sorts.hpp),\n"
-        "                moving the values with the keys (bitonic: each key carries its position, for\n"
-        "                stability, and the values are gathered at the end, as on the device)\n"
+        "                ALG (serial): the same algorithm as plain sequential C++\n"
+        "                (tools/bench/serial_sorts.hpp), moving the values with the keys (bitonic: each\n"
+        "                key carries its position, for stability, and the values are gathered at the\n"
+        "                end, as on the device)\n"
         "                std::stable_sort: std::stable_sort of (key, value) structs with clsort::key_less\n"
         "                on one thread; zipping the arrays into structs and back is not timed\n");
   else
@@ -152,7 +153,8 @@ void print_header(const Report& r) {
         "  row           ALG (OpenCL): clsort's ALG sort on the device, timed from Sorter::sort(cl::Buffer)\n"
         "                until its event completes; the keys are already on the device and are restored\n"
         "                by a device-to-device copy before each repetition, outside the timed region\n"
-        "                ALG (serial): the same algorithm as plain sequential C++ (tools/serial_sorts.hpp)\n"
+        "                ALG (serial): the same algorithm as plain sequential C++\n"
+        "                (tools/bench/serial_sorts.hpp)\n"
         "                std::sort: std::sort with clsort::key_less on one thread\n");
   if (has_label(r, "copy bound"))
     print_line(

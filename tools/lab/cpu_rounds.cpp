@@ -40,7 +40,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "../cli_common.hpp"
+#include "../cli/cli_common.hpp"
 #include "probe_cli.hpp"
 #include "probe_timing.hpp"
 #include "probe_vqsort.hpp"

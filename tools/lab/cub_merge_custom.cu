@@ -1,11 +1,11 @@
 // The reference for clsort's sort_custom on NVIDIA GPUs: CUB's DeviceMergeSort::StableSortKeys of a
 // 12-byte struct (float key, uint id, uint tag) by key, then id, with the comparison as a C++ functor,
-// the same comparison tools/probes/custom_lex.cpp gives clsort in OpenCL C. The keys are few-distinct
+// the same comparison tools/lab/custom_lex.cpp gives clsort in OpenCL C. The keys are few-distinct
 // floats (2^16 values) and ids of 4 values, so that ties are common and stability matters; tag is the
 // input position. Median of REPS calls timed with CUDA events (each call sorts a fresh copy of the input,
 // copied outside the timed region); the result is checked against std::stable_sort. Not built by CMake
-// (it needs nvcc and CUB); tools/gpu_custom.sh builds it against the CCCL headers in .cccl:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -I<cccl> -o cub_merge_custom tools/probes/cub_merge_custom.cu
+// (it needs nvcc and CUB); tools/lab/gpu_custom.sh builds it against the CCCL headers in .cccl:
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I<cccl> -o cub_merge_custom tools/lab/cub_merge_custom.cu
 //   cub_merge_custom [REPS] [log2 n ...]        (defaults: 10; 20 24)
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/version.cuh>

@@ -1,4 +1,4 @@
-// What the CUB reference probes (tools/probes/cub_*.cu) share: a CUDA error check that stops the probe,
+// What the CUB reference probes (tools/lab/cub_*.cu) share: a CUDA error check that stops the probe,
 // and the median of REPS calls timed with CUDA events after two warm-ups (each after an untimed setup).
 #pragma once
 

@@ -2,9 +2,9 @@
 // clsort_probe_tuning (random u32, f32 and u64 keys, u32 keys with u32 values that are their input
 // index; u16, f16, u8 keys and u16 pairs on request), already in device memory, median of REPS sorts
 // timed with CUDA events; every output checked in O(n) like the probe does (order, sum and xor of the key
-// bits, each value naming its key). Not built by CMake (it needs nvcc and CUB); tools/gpu_paths.sh and
-// tools/gpu_narrow.sh build it against the newest CCCL headers:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -I<cccl> -o cub_radix tools/probes/cub_radix.cu
+// bits, each value naming its key). Not built by CMake (it needs nvcc and CUB); tools/lab/gpu_paths.sh and
+// tools/lab/gpu_narrow.sh build it against the newest CCCL headers:
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I<cccl> -o cub_radix tools/lab/cub_radix.cu
 //   cub_radix [REPS] [log2 n ...]        (defaults: 20; 16 20 24 26 28)
 //   CUB_KINDS=u16,f16,u8,u16+u32 cub_radix ...   (default u32,f32,u64,u32+u32)
 #include <cub/cub.cuh>

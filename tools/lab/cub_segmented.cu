@@ -1,12 +1,12 @@
 // The reference for clsort's segmented sort on NVIDIA GPUs: CUB's DeviceSegmentedSort (SortKeys,
 // StableSortKeys, SortPairs, StableSortPairs) on random u32 keys (pairs: u32 values, the input index)
-// already in device memory, the shapes of tools/probes/segments.cpp with the same offsets generator:
+// already in device memory, the shapes of tools/lab/segments.cpp with the same offsets generator:
 // 2^20 segments of 16, 2^16 of 256, 2^10 of 16384 (counts scaled to 2^LOG keys in all) and power_law.
 // Median of REPS calls timed with CUDA events (out of place, as CUB sorts; the input stays). Each result
 // is checked against std::stable_sort of each segment on the host (values too, for the stable calls;
 // SortPairs's values only as a permutation of each segment's). Not built by CMake (it needs nvcc and
-// CUB); tools/gpu_segments.sh builds it against the CCCL headers in .cccl:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -I<cccl> -o cub_segmented tools/probes/cub_segmented.cu
+// CUB); tools/lab/gpu_segments.sh builds it against the CCCL headers in .cccl:
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I<cccl> -o cub_segmented tools/lab/cub_segmented.cu
 //   cub_segmented [REPS] [log2 total] [SHAPES]   (defaults: 20; 24; the four above, comma-separated)
 #include <cub/cub.cuh>
 #include <cub/device/device_segmented_sort.cuh>
@@ -29,7 +29,7 @@
 
 namespace {
 
-// tools/probes/segments.cpp's shapes: "AxB" or power_law.
+// tools/lab/segments.cpp's shapes: "AxB" or power_law.
 std::vector<std::uint32_t> make_offsets(const std::string& shape, std::size_t total) {
   if (shape == "power_law") return clsort_probe::power_law_offsets(total);
   return clsort_probe::fixed_offsets(total, std::size_t(std::atoll(shape.c_str() + shape.find('x') + 1)));

@@ -4,8 +4,8 @@
 // the unsorted, non-deterministic configuration (which of the keys tied at the k-th place it returns is
 // unspecified), so its output is neither sorted nor stable, which clsort's is; the check sorts CUB's k keys
 // on the host and compares them with the k smallest, and checks that each index names its key. Not built by
-// CMake (it needs nvcc and CUB); tools/gpu_topk.sh builds it against the CCCL headers in .cccl:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -I<cccl> -o cub_topk tools/probes/cub_topk.cu
+// CMake (it needs nvcc and CUB); tools/lab/gpu_topk.sh builds it against the CCCL headers in .cccl:
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I<cccl> -o cub_topk tools/lab/cub_topk.cu
 //   cub_topk [REPS] [log2 n] [k ...]        (defaults: 20; 26; 1 16 1024)
 #include <cub/cub.cuh>
 #include <cub/device/device_topk.cuh>

@@ -3,8 +3,8 @@
 // index), and of 4 bytes (the index) as a baseline, in device memory; median of REPS sorts timed with
 // CUDA events (two warm-ups); every output checked in O(n): keys in order, sum and xor of the key bits,
 // each value naming its key with all its words intact. Not built by CMake (it needs nvcc and CUB);
-// tools/gpu_wide.sh builds it:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -I<cccl> -o cub_wide_pairs tools/probes/cub_wide_pairs.cu
+// tools/lab/gpu_wide.sh builds it:
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I<cccl> -o cub_wide_pairs tools/lab/cub_wide_pairs.cu
 //   cub_wide_pairs [REPS] [log2 n ...]        (defaults: 20; 20 24 26)
 #include <cub/cub.cuh>
 #include <cub/version.cuh>

@@ -2,7 +2,7 @@
 // buffers, every result checked against std::stable_sort with the same comparison.
 //
 // sort_custom: the struct (float key, uint id, uint tag) by key, then id, with the same input as
-// tools/probes/cub_merge_custom.cu (CUB's DeviceMergeSort::StableSortKeys with that comparison as a C++
+// tools/lab/cub_merge_custom.cu (CUB's DeviceMergeSort::StableSortKeys with that comparison as a C++
 // functor), so the rows compare directly. lexsort: (u32 of 1024 values ascending, f32 descending) and
 // (u16 of 64 values ascending, i32 of 1024 values descending, f64 ascending), beside one stable
 // sort_by_key of u32 keys with u32 values (what each column's pass runs, plus a gather). Each row is the
@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "../cli_common.hpp"
+#include "../cli/cli_common.hpp"
 #include "probe_cli.hpp"
 #include "probe_inputs.hpp"
 #include "probe_timing.hpp"

@@ -1,4 +1,4 @@
-# What the GPU scripts (tools/gpu_*.sh) share, sourced by them from the repository root: the output folder
+# What the GPU scripts (tools/lab/gpu_*.sh) share, sourced by them from the repository root: the output folder
 # (first argument, else $OUT, else /tmp/clsort-gpu) in $out, NVIDIA's OpenCL set up (../shared/gpu copied
 # to .gpu), the default device the GPU.
 
@@ -17,12 +17,12 @@ gpu_build() {
     { tail -40 "$out/build.log"; exit 1; }
 }
 
-# The CUB probe tools/probes/NAME.cu: $cub names CUB_BIN if given (built beforehand), else build-gpu/NAME,
+# The CUB probe tools/lab/NAME.cu: $cub names CUB_BIN if given (built beforehand), else build-gpu/NAME,
 # which nvcc builds in the background from the CCCL headers in .cccl (wait before running it); SKIP_CUB=1
 # builds nothing.
 gpu_cub() {
   cub=${CUB_BIN:-build-gpu/$1}
   if [ "${SKIP_CUB:-0}" != 1 ] && [ -z "${CUB_BIN:-}" ]; then
-    nvcc -O3 -std=c++17 -arch=sm_90 -I.cccl/cccl -o "$cub" "tools/probes/$1.cu" >"$out/nvcc.log" 2>&1 &
+    nvcc -O3 -std=c++17 -arch=sm_90 -I.cccl/cccl -o "$cub" "tools/lab/$1.cu" >"$out/nvcc.log" 2>&1 &
   fi
 }

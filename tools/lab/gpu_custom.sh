@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sort_custom (a 12-byte struct by an OpenCL C comparison) and lexsort on the lent NVIDIA GPU, against CUB's
-# DeviceMergeSort::StableSortKeys with the same comparison as a C++ functor (tools/probes/cub_merge_custom.cu,
+# DeviceMergeSort::StableSortKeys with the same comparison as a C++ functor (tools/lab/cub_merge_custom.cu,
 # built from the CCCL headers in .cccl: CUB 3.5; CUB_BIN names one built beforehand; SKIP_CUB=1 leaves it
 # out), in one device command. First the lexsort and custom tests on the GPU (CTest labels lexsort and
 # custom, the cli probe included), then clsort_probe_custom: sort_custom of the struct at 2^20 and 2^24 (the
@@ -8,11 +8,11 @@
 # columns at 2^24 rows and one sort_by_key pass alone, each checked against std::stable_sort; then
 # sort_custom's merge sort again under each tuning of TUNINGS (other tiles than the default 256 x 8;
 # TUNINGS= none); then CUB.
-#   tools/gpu_custom.sh [OUTDIR]   REPS=10 SIZES=2^20,2^24 ROWS=2^24 BITONIC=1 SUITE=1 TUNINGS="..." 
+#   tools/lab/gpu_custom.sh [OUTDIR]   REPS=10 SIZES=2^20,2^24 ROWS=2^24 BITONIC=1 SUITE=1 TUNINGS="..." 
 # Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-source tools/gpu_common.sh
+cd "$(dirname "$0")/../.."
+source tools/lab/gpu_common.sh
 gpu_build
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 gpu_cub cub_merge_custom

@@ -2,14 +2,15 @@
 # Narrow keys against CUB on the lent NVIDIA GPU, in one device command: clsort's radix sort of u16, f16,
 # u8 and bf16 keys and of u16 keys with u32 values (clsort_probe_tuning: the NVIDIA row, keys already on
 # the device, every output checked, the plan's shape printed first, so the passes can be read: 2 for 16-bit
-# keys, 1 for 8-bit), then CUB's DeviceRadixSort on u16, f16, u8 keys and u16 pairs (tools/probes/cub_radix.cu
+# keys, 1 for 8-bit), then CUB's DeviceRadixSort on u16, f16, u8 keys and u16 pairs (tools/lab/cub_radix.cu
 # built from the newest CCCL headers in .cccl: CUB 3.5; CUB_BIN names one built beforehand), timed alone
 # on the same GPU. The target: u16 at 2^24 and 2^26 at least 1.0x CUB.
-#   tools/gpu_narrow.sh [OUTDIR]   SIZES=2^16,2^20,2^24,2^26,2^28 ROUNDS=2 REPS=20 VARIANTS="radix.items=32;..."
+#   tools/lab/gpu_narrow.sh [OUTDIR]   SIZES=2^16,2^20,2^24,2^26,2^28 ROUNDS=2 REPS=20
+#                                      VARIANTS="radix.items=32;..."
 # Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-source tools/gpu_common.sh
+cd "$(dirname "$0")/../.."
+source tools/lab/gpu_common.sh
 sizes=${SIZES:-2^16,2^20,2^24,2^26,2^28}
 gpu_build clsort_probe_tuning clsort_cli
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"

@@ -5,16 +5,16 @@
 # vote.ballot: radix.peers=1), the local-atomic peers (radix.peers=2), the path of devices without
 # sub-groups (radix.subgroups=3: no PTX at all), and the ballot path with the tile a GPU without a tuning
 # row derives (radix.items=0, no register cap), each with Onesweep; u32, f32, u64 keys and u32 pairs. Then
-# CUB's DeviceRadixSort on the same kinds of keys (tools/probes/cub_radix.cu, built from the newest CCCL
+# CUB's DeviceRadixSort on the same kinds of keys (tools/lab/cub_radix.cu, built from the newest CCCL
 # headers in .cccl: CUB 3.5, ../shared/gpu/README.md says how to fetch them; CUB_BIN names one built
 # beforehand, e.g. where nvcc is at hand), timed alone on the same GPU.
-#   tools/gpu_paths.sh [OUTDIR]   SIZES=2^16,... ROUNDS=2 REPS=20 SUITE=1 (the test suite once per path
+#   tools/lab/gpu_paths.sh [OUTDIR]   SIZES=2^16,... ROUNDS=2 REPS=20 SUITE=1 (the test suite once per path
 #   first, without the Oclgrind tests, which run on Oclgrind's own device: about 165 s a path on an H100;
 #   SUITE_PATHS=0,3 runs it for those paths alone; BENCH=0 stops after it)
 # Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-source tools/gpu_common.sh
+cd "$(dirname "$0")/../.."
+source tools/lab/gpu_common.sh
 sizes=${SIZES:-2^16,2^20,2^24,2^26,2^28}
 paths=("" "radix.peers=1" "radix.peers=2" "radix.subgroups=3" "radix.peers=1,radix.items=0,radix.regs=0")
 names=("the NVIDIA row" "ballot peers (PTX vote.ballot)" "local-atomic peers (PTX warps)"

@@ -2,12 +2,12 @@
 # One device command on the lent NVIDIA GPU (see ../shared/gpu/README.md): build, run the whole test suite
 # on the GPU, bench clsort there and time CUB on the same GPU as the anchor. Needs ../shared/gpu copied to
 # .gpu (carried). Logs go to $OUT (the device tool's folder) or the first argument.
-#   tools/gpu_run.sh [OUTDIR]        FULL=1 runs every distribution at every size; SKIP_TESTS=1, SKIP_CUB=1
+#   tools/lab/gpu_run.sh [OUTDIR]   FULL=1 runs every distribution at every size; SKIP_TESTS=1, SKIP_CUB=1
 # A device command may run 10 minutes: with the suite, BENCH_SIZES=2^16,2^20,2^24 BENCH_ALGORITHMS=radix
 # fits (the Onesweep table of docs/benchmarks.md was measured so; std::sort, the bench's reference, takes
 # most of the time at 2^26 and beyond).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=${1:-${OUT:-/tmp/clsort-gpu}}
 mkdir -p "$out"
 source .gpu/setup.sh >/dev/null

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# The segmented sort on the lent NVIDIA GPU against CUB's DeviceSegmentedSort (tools/probes/cub_segmented.cu,
+# The segmented sort on the lent NVIDIA GPU against CUB's DeviceSegmentedSort (tools/lab/cub_segmented.cu,
 # built from the CCCL headers in .cccl; CUB_BIN names one built beforehand; SKIP_CUB=1 leaves it out), in one
 # device command. First the segment tests on the GPU (the CTest label segments), then clsort_probe_segments
 # with 2^24 keys in all, keys and pairs (u32), for 2^20 segments of 16, 2^16 of 256, 2^10 of 16384 and
 # power-law lengths (each result checked against std::stable_sort per segment; a loop of single clsort
 # sorts for scale), then CUB's SortKeys / StableSortKeys / SortPairs / StableSortPairs on the same shapes.
-#   tools/gpu_segments.sh [OUTDIR]   REPS=20 LOG=24 SUITE=1 VARIANTS="segments.huge=131072 ..."
+#   tools/lab/gpu_segments.sh [OUTDIR]   REPS=20 LOG=24 SUITE=1 VARIANTS="segments.huge=131072 ..."
 #   SHAPES=2^12x4096,2^10x16384,power_law (both probes; default: the four above)
 # Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-source tools/gpu_common.sh
+cd "$(dirname "$0")/../.."
+source tools/lab/gpu_common.sh
 gpu_build
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 gpu_cub cub_segmented

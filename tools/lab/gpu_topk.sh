@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # top_k and select (radix selection) on the lent NVIDIA GPU against a full clsort sort of the same keys,
-# and against CUB's DeviceTopK (tools/probes/cub_topk.cu, built from the CCCL headers in .cccl: CUB 3.5;
+# and against CUB's DeviceTopK (tools/lab/cub_topk.cu, built from the CCCL headers in .cccl: CUB 3.5;
 # CUB_BIN names one built beforehand; SKIP_CUB=1 leaves it out), in one device command. First the top_k
 # tests on the GPU (the CTest label top_k and the cli top_k cases), then clsort_probe_top_k at n = 2^26
 # for k = 1, 16, 1024 (u32, f32, u64; each result checked against std::partial_sort of (key, index),
 # which it also times at 2^24), then CUB.
-#   tools/gpu_topk.sh [OUTDIR]   REPS=10 SIZES=2^26 KS=1,16,1024 SUITE=1
+#   tools/lab/gpu_topk.sh [OUTDIR]   REPS=10 SIZES=2^26 KS=1,16,1024 SUITE=1
 # Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-source tools/gpu_common.sh
+cd "$(dirname "$0")/../.."
+source tools/lab/gpu_common.sh
 gpu_build
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 gpu_cub cub_topk

@@ -4,15 +4,15 @@
 # (2^32 + 2^20 u32 keys from the host, checked by a histogram); then clsort_probe_wide_pairs (u32 keys with
 # values of 4, 8, 12, 16 and 64 bytes at 2^20, 2^24, 2^26, wall clock per sort, each result checked; a
 # --profile run at 2^24 times the permutation kernels apart) against CUB's SortPairs with 4- and 16-byte
-# values (tools/probes/cub_wide_pairs.cu, built from the CCCL headers in .cccl: CUB 3.5; CUB_BIN names one
+# values (tools/lab/cub_wide_pairs.cu, built from the CCCL headers in .cccl: CUB 3.5; CUB_BIN names one
 # built beforehand; SKIP_CUB=1 leaves it out); last the huge sorts on device buffers: 2^33 u32 keys alone
 # (32 GiB: the H200's largest allocation is 34.95 GiB) and argsort64 of 2^32 + 2^26 keys, each timed and
 # checked (HUGE=0 leaves them out; HUGE_N=<log2 or n> changes the first).
-#   tools/gpu_wide.sh [OUTDIR]   REPS=10 SIZES=20,24,26 WIDTHS=4,8,12,16,64 SUITE=1 HUGE=1
+#   tools/lab/gpu_wide.sh [OUTDIR]   REPS=10 SIZES=20,24,26 WIDTHS=4,8,12,16,64 SUITE=1 HUGE=1
 # Needs ../shared/gpu copied to .gpu and the CCCL headers in .cccl/cccl or CUB_BIN (carried).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-source tools/gpu_common.sh
+cd "$(dirname "$0")/../.."
+source tools/lab/gpu_common.sh
 gpu_build
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 ./build-gpu/tools/clsort devices 2>&1 | grep -E "Device|largest|global memory" | tee "$out/devices.txt"

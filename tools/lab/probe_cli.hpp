@@ -1,4 +1,4 @@
-// The command line the probes (tools/probes/*.cpp) share: their --reps and --device options, and the
+// The command line the probes (tools/lab/*.cpp) share: their --reps and --device options, and the
 // device line each prints first.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "../cli_common.hpp"
+#include "../cli/cli_common.hpp"
 
 namespace clsort_probe {
 

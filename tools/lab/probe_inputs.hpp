@@ -1,5 +1,5 @@
 // Inputs that a clsort probe and its CUB counterpart build alike, element for element, so that both time
-// the same work: included by tools/probes/*.cpp and by the CUB probes (*.cu, through nvcc), so plain C++17.
+// the same work: included by tools/lab/*.cpp and by the CUB probes (*.cu, through nvcc), so plain C++17.
 #pragma once
 
 #include <algorithm>

@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "../hwy_vqsort.hpp"
+#include "../bench/hwy_vqsort.hpp"
 #include "probe_timing.hpp"
 
 namespace clsort_probe {

@@ -6,7 +6,7 @@
 // Shapes (--shapes), each with --total keys in all (default 2^24): 2^20x16, 2^16x256, 2^10x16384 (the
 // count scales with the total: total/16 segments of 16 and so on) and power_law (lengths 1 + 4 / u^1.25,
 // u uniform in (0, 1], cut at what is left: mostly a few keys, a few segments of millions). The same
-// generator (seed 42) as tools/probes/cub_segmented.cu, so both time the same offsets. Keys are random
+// generator (seed 42) as tools/lab/cub_segmented.cu, so both time the same offsets. Keys are random
 // u32 (or --types), values (--pairs) their input index. Each row is the median of REPS calls, each timed
 // from enqueue to completion (wall clock) on a fresh copy of the keys (the copy is not timed). The loop
 // of single sorts runs on up to 512 segments, each already in a buffer of its own, and is scaled to all
@@ -43,7 +43,7 @@
 #include "probe_vqsort.hpp"
 #endif
 
-#include "../cli_common.hpp"
+#include "../cli/cli_common.hpp"
 #include "probe_cli.hpp"
 #include "probe_inputs.hpp"
 #include "probe_timing.hpp"

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "../cli_common.hpp"
+#include "../cli/cli_common.hpp"
 #include "probe_cli.hpp"
 #include "probe_timing.hpp"
 

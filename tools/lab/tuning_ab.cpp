@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "../cli_common.hpp"
+#include "../cli/cli_common.hpp"
 
 namespace {
 

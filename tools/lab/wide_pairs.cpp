@@ -1,5 +1,5 @@
 // clsort_probe_wide_pairs: sort_by_key of u32 keys with values of several widths (4 and 8 bytes ride the
-// passes; 12, 16, 64 bytes move once through the permutation), the shapes of tools/probes/cub_wide_pairs.cu
+// passes; 12, 16, 64 bytes move once through the permutation), the shapes of tools/lab/cub_wide_pairs.cu
 // (the same keys: mt19937_64(42), low 32 bits; values whose first word is the input index), on device
 // buffers. Each row is the median of REPS sorts, each timed from enqueue to completion (wall clock), after
 // two warm-ups; the output is checked in O(n) (keys in order, sum and xor of the key bits, each value
