@@ -1,11 +1,12 @@
 // The tuning table and the parameter table that parses, checks and describes every tuning parameter.
 // Each row: vendor, device class and device-name substrings (empty matches any), the key and value widths
-// it is for, the parameters it sets, and one line on where it was measured (docs/tuning.md has the
-// figures). Rows apply from least to most specific.
+// it is for, the parameters it sets, and one line on where and how it was measured (docs/tuning.md has the
+// figures under the row's name). Rows apply from least to most specific.
 #include "device/tuning.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <sstream>
 #include <vector>
 
@@ -28,9 +29,10 @@ struct Row {
   const char* measured;
 };
 
-// Keep rows ordered from general to specific.
+// Keep rows ordered from general to specific. Each row's name (row_name) is unique: docs/tuning.md gives
+// its figures under that name.
 const Row k_table[] = {
-    {"", "", "", 0, kAnyValues, "", "portable default, not measured"},
+    {"", "", "", 0, kAnyValues, "", "portable defaults, not measured"},
     // CPU devices (PoCL, Intel's CPU runtime): work-groups run on one core each and barriers are loops
     // over work-items, so fewer, larger work-groups with more keys per work-item, and the CPU shapes.
     {"", "cpu", "", 0, kAnyValues,
@@ -38,80 +40,67 @@ const Row k_table[] = {
      " bitonic.cpu=1 selection.items=8 merge.cpu=1 merge.chunk=16384 odd_even.wg=64 odd_even.tile=512"
      " select.wg=1 select.items=4096 select.groups=4 segments.wg=16 segments.huge=2048 segments.seq=65536"
      " segments.vec=1024 radix.wc=64 radix.wc_min=33554432",
-     "PoCL 3.1, 2 cores, 2026-11-22: radix u32 2^20 11.5x std::sort; the same best parameters on Intel's CPU "
-     "runtime 2026.2 (2026-11-25); radix.wc PoCL 2026-11-27, one core: u32 2^23 / 2^24 65-78 / 128-130 ms "
-     "against 74-80 / 144-150, u64 2^22 / 2^24 48-49 / 179-190 against 50-60 / 205-243, slower below 32 MiB "
-     "(u32 2^22 34-35 against 30-32, u64 2^21 25-26 against 24); segments: PoCL 2026-11-26, 2^22 u32 keys "
-     "(tools/probes/segments.cpp), "
-     "every segment up to 65536 keys one work-item each, by radix from 256 keys: segments of 2048 / 4096 / "
-     "16384 keys 19-24 / 16-22 / 15-21 ms against 47-52 (merges) / 60-93 / 43-65 (whole-device sorts); "
-     "segments.vec PoCL 2026-11-27, 2^24 u32 keys beside another test run: segments of 16 / 256 / 1024 keys "
-     "14-29 / 19-25 / 28-39 ms against 43-47 / 103-157 / 76-143 one work-item each"},
+     "PoCL and Intel's CPU runtime, 2 cores: clsort bench and clsort_probe_tuning against the CPU sorts; "
+     "segments by clsort_probe_segments"},
     // Intel's CPU runtime: the MSD scatter's write-combining lines cost more than they save there.
     {"intel(r) corporation", "cpu", "", 0, kAnyValues, "radix.wc=0",
-     "Intel's CPU runtime 2026.2, 2 cores, 2026-11-27: u64 2^24 110-118 ms without against 128-139 with "
-     "radix.wc=64 (clsort_probe_tuning, alternating)"},
+     "Intel's CPU runtime, 2 cores: clsort_probe_tuning, alternating with radix.wc=64"},
     // Values ride 8 lanes instead of 16 and are moved by position afterwards: segments of 1024 keys did no
     // better in lanes on PoCL; 64-bit keys alone take 8 lanes too.
     {"", "cpu", "", 0, kWithValues, "segments.vec=512",
-     "PoCL 2026-11-27, 2^24 u32 pairs beside another test run: segments of 256 / 512 / 1024 keys 62-67 / "
-     "70-73 / 81-84 ms in lanes against 103-144 / 83-119 / 71-127 one work-item each"},
-    {"", "cpu", "", 8, kAnyValues, "segments.vec=512", "segments.vec not measured: 8 lanes, as with values"},
+     "PoCL, 2 cores: clsort_probe_segments --pairs, in lanes against one work-item per segment"},
+    {"", "cpu", "", 8, kAnyValues, "segments.vec=512", "not measured: 8 lanes, as with values"},
     // GPUs without a row of their own: the multisplit ranking and Onesweep (after its self-test), with
     // tiles of 256 x 16 (fit_to_device shrinks them to the device's local memory); the ranking's
     // sub-group primitives are the best the device reports.
-    {"", "gpu", "", 0, kAnyValues, "radix.wg=256 radix.items=0 radix.match=1 radix.onesweep=1",
-     "derived from the device, not measured"},
-    // Values of 16 bytes ride the passes (Onesweep with the multisplit ranking; the tile shrinks to fit
-    // them in local memory) instead of a permutation after an index sort, whose gather reads them at
-    // random, half a 32-byte sector each.
-    {"", "gpu", "", 0, kWithValues, "radix.values16=1",
-     "H100, 2026-11-26: u32 + 16-byte values 2^20 / 2^24 / 2^26 0.114-0.115 / 1.341-1.350 / 5.24-5.26 ms "
-     "against 0.123 / 1.523-1.537 / 5.83-5.86 permuted (CUB 3.5 SortPairs 0.116 / 1.356 / 5.33)"},
-    // 64-bit keys take eight passes, which would move the values eight times: about 256 bytes a key
-    // against about 100 through the permutation.
-    {"", "gpu", "", 8, kWithValues, "radix.values16=0", "not measured: the byte count above"},
     // Segments of up to 16 keys: one work-item each, sorted in registers from a span staged through local
     // memory, instead of bins in local memory. Segments past the bins and up to 65536 keys: a radix sort
     // each, one work-group, instead of chunks and merges. Power-law lengths lose 10-20% by it (a long segment
     // on one work-group ends last), still 40x faster than CUB there.
-    {"", "gpu", "", 0, kAnyValues, "segments.seq=16 segments.radix=65536",
-     "H100, 2026-11-26: 2^20 segments of 16 u32 keys 0.127 ms against 0.380 in bins, pairs 0.193 against "
-     "0.415; 2^8 segments of 65536 u32 keys 0.60 ms against 1.89 in chunks and merges"},
+    {"", "gpu", "", 0, kAnyValues,
+     "radix.wg=256 radix.items=0 radix.match=1 radix.onesweep=1 segments.seq=16 segments.radix=65536",
+     "radix derived from the device, not measured; segments: H100, clsort_probe_segments against CUB "
+     "(tools/lab/gpu_segments.sh)"},
+    // Values of 16 bytes ride the passes (Onesweep with the multisplit ranking; the tile shrinks to fit
+    // them in local memory) instead of a permutation after an index sort, whose gather reads them at
+    // random, half a 32-byte sector each.
+    {"", "gpu", "", 0, kWithValues, "radix.values16=1",
+     "H100: clsort_probe_wide_pairs, riding against permuted, CUB's SortPairs in the same command "
+     "(tools/lab/gpu_wide.sh)"},
+    // 64-bit keys take eight passes, which would move the values eight times: about 256 bytes a key
+    // against about 100 through the permutation.
+    {"", "gpu", "", 8, kWithValues, "radix.values16=0", "not measured: the bytes each way would move"},
     {"nvidia", "gpu", "", 0, kAnyValues,
      "radix.wg=256 radix.items=24 radix.items_small=8 radix.items_local=32 radix.match=1 radix.onesweep=1 "
      "radix.regs=64 "
      "radix.groups=4096 bitonic.wg=512 bitonic.tile=8192 bitonic.steps=6"
      " selection.wg=256 selection.items=8 merge.wg=256 merge.items=12 odd_even.wg=256 odd_even.tile=1024",
-     "H100, 2026-11-25: u32 2^24 38.1-38.3 Gkeys/s, 2^28 45.0-45.4 (prefetch off, docs/tuning.md); "
-     "local-memory sub-groups H200, 2026-11-26: u32 2^28 35.9 Gkeys/s at 32 keys, 31.4 at 24"},
+     "H100 and H200: clsort bench and clsort_probe_tuning against CUB (tools/lab/gpu_run.sh, gpu_paths.sh)"},
     // 64-bit keys fill local memory before registers; at 80 registers 3 work-groups fit per SM, not 2.
     {"nvidia", "gpu", "", 8, kAnyValues, "radix.items=21 radix.items_local=32 radix.regs=80",
-     "H100, 2026-11-23: u64 2^24 1.04x CUB; local-memory sub-groups H200, 2026-11-26: u64 2^28 13.5 Gkeys/s "
-     "at 32 keys (local memory holds fewer), 13.2 at 21"},
+     "H100 and H200: clsort_probe_tuning against CUB (tools/lab/gpu_paths.sh)"},
     // 4-byte keys and 8-byte keys alone rank by ballots (kernels/radix_rank_multisplit.cl, rank_keys), the
     // path of every device with cl_khr_subgroup_ballot (and 16-bit keys with values, below); 8-byte keys
     // with values and 16-bit keys alone keep the local-atomic peers.
     {"nvidia", "gpu", "", 4, kAnyValues, "radix.peers=1",
-     "H100, 2026-11-26: u32 2^28 5.79 ms against 5.97 with atomic peers (0.95x / 0.92x CUB 3.5), u32 pairs "
-     "2^24 0.679 against 0.699; 2^20 within 2%"},
+     "H100: clsort_probe_tuning, ballot against atomic peers, CUB in the same command "
+     "(tools/lab/gpu_paths.sh)"},
     {"nvidia", "gpu", "", 8, kNoValues, "radix.peers=1",
-     "H100, 2026-11-27: u64 2^24 / 2^26 / 2^28 15.19-15.24 / 15.18-15.43 / 16.48 Gkeys/s against 14.73-14.82 "
-     "/ 14.67-15.65 / 16.33 with atomic peers (tools/gpu_paths.sh, CUB 3.5 in the same command)"},
+     "H100: clsort_probe_tuning, ballot against atomic peers, CUB in the same command "
+     "(tools/lab/gpu_paths.sh)"},
     // Pairs spill under every register cap tried.
-    {"nvidia", "gpu", "", 0, kWithValues, "radix.regs=0", "H100, 2026-11-23: u32 pairs 2^28 1.01x CUB"},
-    {"nvidia", "gpu", "", 4, kWithValues, "radix.items=32", "H100, 2026-11-23: u32 pairs 2^26 27.95 Gkeys/s"},
+    {"nvidia", "gpu", "", 0, kWithValues, "radix.regs=0",
+     "H100: clsort_probe_tuning --values under register caps, against CUB"},
+    {"nvidia", "gpu", "", 4, kWithValues, "radix.items=32",
+     "H100: clsort_probe_tuning --values, tiles against each other"},
     // Keys of 8 and 16 bits run the 4-byte keys' kernels on 32-bit codes (only their global loads and
     // stores are narrow), so they take the 4-byte rows' parameters; for 16-bit keys no other tile was faster.
     {"nvidia", "gpu", "", 2, kNoValues, "radix.items=24 radix.regs=64",
-     "H100, 2026-11-27: u16 2^24 / 2^26 1.03-1.04x / 1.03x CUB 3.5, f16 1.08-1.10x / 1.09x; H200, "
-     "2026-11-26: 20, 28, 32 keys slower"},
+     "H100 and H200: clsort_probe_tuning against CUB (tools/lab/gpu_narrow.sh)"},
     {"nvidia", "gpu", "", 2, kWithValues, "radix.items=32 radix.regs=0 radix.peers=1",
-     "H100, 2026-11-27: u16 pairs 2^24 / 2^26 1.01-1.02x / 1.06x CUB 3.5; H200, 2026-11-26: 24, 28 keys "
-     "slower; H100, 2026-11-26: ballot peers 0.340-0.350 / 1.159-1.163 ms against 0.347-0.364 / "
-     "1.176-1.178 with atomic peers"},
+     "H100 and H200: clsort_probe_tuning --values against CUB (tools/lab/gpu_narrow.sh)"},
     {"nvidia", "gpu", "", 1, kNoValues, "radix.items=24 radix.regs=64",
-     "H100, 2026-11-27: u8 2^24 / 2^26 1.13-1.14x / 1.20x CUB 3.5 (the 4-byte keys' parameters)"},
+     "H100: clsort_probe_tuning against CUB (tools/lab/gpu_narrow.sh)"},
     {"nvidia", "gpu", "", 1, kWithValues, "radix.items=32 radix.regs=0",
      "not measured: the u32 pairs' parameters"},
     {"advanced micro devices", "gpu", "", 0, kAnyValues, "bitonic.wg=256 bitonic.tile=2048",
@@ -119,6 +108,23 @@ const Row k_table[] = {
     {"intel", "gpu", "", 0, kAnyValues, "bitonic.wg=128 bitonic.tile=1024",
      "not measured (no Intel GPU available)"},
 };
+
+// vendor/class/device, then the widths where the row is for some only: "nvidia/gpu/default/keys32/values".
+std::string row_name(const Row& r) {
+  std::string name = std::string(*r.vendor ? r.vendor : "any") + "/" + (*r.type ? r.type : "any") + "/" +
+                     (*r.name ? r.name : "default");
+  if (r.key_bytes) name += "/keys" + std::to_string(r.key_bytes * 8);
+  if (r.values != kAnyValues) name += r.values == kWithValues ? "/values" : "/no-values";
+  return name;
+}
+
+bool matches(const Row& r, const DeviceFacts& device, unsigned key_bytes, unsigned value_bytes) {
+  if (*r.vendor && device.vendor.find(r.vendor) == std::string::npos) return false;
+  if (*r.type && device.type != r.type) return false;
+  if (*r.name && device.name.find(r.name) == std::string::npos) return false;
+  if (r.key_bytes && r.key_bytes != key_bytes) return false;
+  return !(r.values == kNoValues && value_bytes) && !(r.values == kWithValues && !value_bytes);
+}
 
 // ---- The parameter table: one line per parameter drives parsing, checking and describe().
 enum class Check {
@@ -365,21 +371,26 @@ std::string merge_overrides(const std::string& earlier, const std::string& later
   return merged;
 }
 
+std::vector<TuningRow> tuning_rows() {
+  std::vector<TuningRow> rows;
+  for (const Row& r : k_table) rows.push_back({row_name(r), r.params, r.measured});
+  return rows;
+}
+
+std::vector<std::size_t> matching_rows(const DeviceFacts& device, unsigned key_bytes, unsigned value_bytes) {
+  std::vector<std::size_t> rows;
+  for (std::size_t i = 0; i < std::size(k_table); ++i)
+    if (matches(k_table[i], device, key_bytes, value_bytes)) rows.push_back(i);
+  return rows;
+}
+
 Tuning tuning_for(const DeviceFacts& device, unsigned key_bytes, unsigned value_bytes,
                   const std::string& overrides) {
   Tuning t;
-  for (const Row& r : k_table) {
-    if (*r.vendor && device.vendor.find(r.vendor) == std::string::npos) continue;
-    if (*r.type && device.type != r.type) continue;
-    if (*r.name && device.name.find(r.name) == std::string::npos) continue;
-    if (r.key_bytes && r.key_bytes != key_bytes) continue;
-    if ((r.values == kNoValues && value_bytes) || (r.values == kWithValues && !value_bytes)) continue;
+  for (std::size_t i : matching_rows(device, key_bytes, value_bytes)) {
+    const Row& r = k_table[i];
     t.apply(r.params, "tuning table");
-    // The row's name: the device part, then the widths where the row is for some only.
-    t.row = std::string(*r.vendor ? r.vendor : "any") + "/" + (*r.type ? r.type : "any") + "/" +
-            (*r.name ? r.name : "default");
-    if (r.key_bytes) t.row += "/keys" + std::to_string(r.key_bytes * 8);
-    if (r.values != kAnyValues) t.row += r.values == kWithValues ? "/values" : "/no-values";
+    t.row = row_name(r);
     t.measured = r.measured;
   }
   // Staging host data through pinned memory pays off where transfers cross a bus: not on CPU devices
