@@ -191,6 +191,7 @@ Tuning tuning_for(const DeviceFacts& device, unsigned key_bytes, unsigned value_
 /// Clamps work-group sizes and tiles to what `device` supports for keys of `key_bytes` and values of
 /// `value_bytes` (local memory use depends on both), and drops what it cannot run: sub-group primitives
 /// its extensions do not offer, register caps where binaries are not PTX or above a work-group's share.
+/// One function per policy (device/fit.cpp).
 Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, unsigned value_bytes);
 
 }  // namespace clsort::detail
