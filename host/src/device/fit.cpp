@@ -81,7 +81,7 @@ void choose_subgroups(RadixPolicy& r, const DeviceFacts& device) {
   if (use == 3) r.peers = 2;
   if (use == 2 && r.sg_size > 32) r.peers = 1;
   // Local-memory sub-groups sync by work-group barriers, which a larger tile pays for with fewer
-  // tiles (H200, u32 2^28: 8.40 ms at 24 keys, 7.40 at 32); a derived tile starts from 32 keys there.
+  // tiles (docs/tuning.md, radix.items_local); a derived tile starts from 32 keys there.
   if (use == 3 && r.derived)
     r.items = 32;
   else if (use == 3 && r.items_local)
@@ -120,12 +120,11 @@ void fit_radix_tile(RadixPolicy& r, const FitInput& f) {
   while (radix_bytes(r, f) > f.budget && r.bits > 4) --r.bits;
 }
 
-// The register cap is written into NVIDIA's PTX binaries (program_cache.cpp); elsewhere the compiler
-// chooses. A cap above a work-group's share of the register file fails the launch (CL_OUT_OF_RESOURCES:
-// 1024 work-items at 80 registers on the H100), where the compiler alone would have fitted the group,
-// so it is set once the work-group size is final. The NVIDIA rows' caps were measured for the PTX
-// ranking; the local-memory sub-groups run faster uncapped there (H100, u32 / u64 2^28: 30.8 / 12.6
-// Gkeys/s against 27.4 / 10.8 under the rows' 64 / 80 registers).
+// The register cap is written into NVIDIA's PTX binaries (engine/program_cache.cpp); elsewhere the
+// compiler chooses. A cap above a work-group's share of the register file fails the launch
+// (CL_OUT_OF_RESOURCES), where the compiler alone would have fitted the group, so it is set once the
+// work-group size is final. The NVIDIA rows' caps were measured for the PTX ranking; the local-memory
+// sub-groups run faster uncapped (docs/tuning.md, nvidia/gpu/default).
 void fit_radix_registers_cap(RadixPolicy& r, const DeviceFacts& device) {
   if (!device.nv_compiler || (r.match && r.subgroups == 3)) r.regs = 0;
   if (r.regs) {
@@ -137,9 +136,9 @@ void fit_radix_registers_cap(RadixPolicy& r, const DeviceFacts& device) {
 void fit_radix(RadixPolicy& r, const FitInput& f) {
   r.bits = std::min(r.bits, f.key_bits);
   // A tile derived from the device: the most keys per work-item that local memory holds, up to the 24 that
-  // a 64-register work-item held on the H100 without spilling much (32 with local-memory sub-groups, set
-  // where those are chosen below); fit_radix_registers then takes keys
-  // off while the compiler reports spilling. Below half a tile per compute unit, 8 keys, as on the H100.
+  // a 64-register work-item holds on NVIDIA's GPUs without spilling much (32 with local-memory sub-groups,
+  // set where those are chosen below); fit_radix_registers then takes keys off while the compiler reports
+  // spilling. Below half a tile per compute unit, 8 keys, as the NVIDIA row has it.
   if (r.items == 0) {
     r.derived = !r.cpu;
     r.items = r.cpu ? 15 : 24;
@@ -148,8 +147,7 @@ void fit_radix(RadixPolicy& r, const FitInput& f) {
   // The radix kernels' scans take any multiple of 8 work-items (kernels/radix_common.cl).
   r.wg = std::max(8u, std::min<unsigned>(r.wg, unsigned(f.device.max_work_group / 8 * 8)));
   // CPU devices only: the CPU radix shape's write-combining lines (the cache of one core); a GPU would hold
-  // them in private memory (64 KiB at radix.wc=128 for u32 pairs) and reserve that for every resident
-  // work-item.
+  // them in private memory, tens of KiB a work-item, and reserve that for every resident work-item.
   if (f.device.type != "cpu") r.wc = 0;
   r.match = r.match && !r.cpu && r.bits <= 8 && (1u << r.bits) <= r.wg;
   if (r.match)
@@ -226,9 +224,8 @@ std::size_t segment_bytes(const SegmentsPolicy& g, const FitInput& f) {
 void fit_segments(SegmentsPolicy& g, const FitInput& f) {
   if (g.seq_wg) f.clamp_wg(g.seq_wg);
   // CPU devices only: the vector lanes (one core's vector registers). A GPU would hold them in private
-  // memory (96 KiB a work-item at segments.vec=1024) and reserve that for every resident work-item: 26 GB
-  // on an H100, where test processes running side by side then failed to launch them
-  // (CL_OUT_OF_HOST_MEMORY).
+  // memory and reserve that for every resident work-item, gigabytes in all, where test processes running
+  // side by side then failed to launch them (CL_OUT_OF_HOST_MEMORY).
   if (f.device.type != "cpu") g.vec = 0;
   f.clamp_wg(g.wg);
   while (segment_bytes(g, f) > f.budget && g.slots > 16) g.slots /= 2;

@@ -51,12 +51,11 @@ const Row k_table[] = {
      "PoCL, 2 cores: clsort_probe_segments --pairs, in lanes against one work-item per segment"},
     {"", "cpu", "", 8, kAnyValues, "segments.vec=512", "not measured: 8 lanes, as with values"},
     // GPUs without a row of their own: the multisplit ranking and Onesweep (after its self-test), with
-    // tiles of 256 x 16 (fit_to_device shrinks them to the device's local memory); the ranking's
-    // sub-group primitives are the best the device reports.
-    // Segments of up to 16 keys: one work-item each, sorted in registers from a span staged through local
-    // memory, instead of bins in local memory. Segments past the bins and up to 65536 keys: a radix sort
-    // each, one work-group, instead of chunks and merges. Power-law lengths lose 10-20% by it (a long segment
-    // on one work-group ends last), still 40x faster than CUB there.
+    // tiles derived from the device (fit_to_device, then fit_radix_registers); the ranking's sub-group
+    // primitives are the best the device reports. Segments of up to 16 keys: one work-item each, sorted in
+    // registers from a span staged through local memory, instead of bins in local memory. Segments past
+    // the bins and up to 65536 keys: a radix sort each, one work-group, instead of chunks and merges;
+    // power-law lengths lose a little by it (a long segment on one work-group ends last).
     {"", "gpu", "", 0, kAnyValues,
      "radix.wg=256 radix.items=0 radix.match=1 radix.onesweep=1 segments.seq=16 segments.radix=65536",
      "radix derived from the device, not measured; segments: H100, clsort_probe_segments against CUB "
