@@ -1,4 +1,4 @@
-// Sorts of a user's element type by a user's comparison (Sorter::sort_custom, host/src/custom_sort.cpp).
+// Sorts of a user's element type by a user's comparison (Sorter::sort_custom, host/src/operations/custom/custom_sort.cpp).
 // The host puts the user's OpenCL C before this file: the type's declaration, `typedef <type> clsort_t;`
 // and `clsort_user_less(a, b)`. Nothing here knows the type's layout: elements are only loaded, compared
 // and stored whole.

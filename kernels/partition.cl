@@ -1,5 +1,5 @@
 // n of 2^32 keys and more: one stable MSD partition by the top digit of each key's code into buckets of
-// fewer keys, each then sorted by the usual radix sort (host/src/huge.cpp). The array is cut into pieces
+// fewer keys, each then sorted by the usual radix sort (host/src/dispatch/split.cpp). The array is cut into pieces
 // of fewer than 2^32 keys; the host sorts each piece in place by the top digit alone (a one-pass radix
 // sort with a bit range, the device's own fast pass), so that a piece's keys of one digit lie together,
 // and partition_gather then copies each such run to its place in its bucket, coalesced. Counts and

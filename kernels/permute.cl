@@ -1,4 +1,4 @@
-// Values the passes do not carry, and the indices of argsort (host/src/permute.cpp).
+// Values the passes do not carry, and the indices of argsort (host/src/dispatch/values.cpp).
 //
 // Wider than 8 bytes: they move once, after the keys are sorted with their input indices: permute_stage
 // writes those indices and saves the values, permute_gather puts each saved value at its key's position.
