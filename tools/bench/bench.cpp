@@ -72,8 +72,7 @@ void main_table(const bench::Setup& s, std::vector<Contender>& contenders, bench
       std::vector<Row> group;
       for (Contender& c : contenders) {
         if (!c.supports(t)) continue;
-        if (s.specials && !c.clsort_float_order &&
-            (t == KeyType::f32 || t == KeyType::f64 || t == KeyType::f16 || t == KeyType::bf16)) {
+        if (s.specials && !c.clsort_float_order && clsort::find_key_type(t)->is_float()) {
           const std::string note = c.label + ": not run on " + clsort::to_string(t) +
                                    " keys with --specials (it orders NaNs and -0 its own way)";
           if (std::find(report.notes.begin(), report.notes.end(), note) == report.notes.end())

@@ -20,8 +20,10 @@ Contender vqsort_contender() {
     if constexpr (decltype(sortable(keys))::value) (*vq)(keys, n);
   };
   Contender c = host_contender("highway vqsort", "", "baseline", 0, sort_keys(sort));
-  c.supports = [](clsort::KeyType t) {
-    return clsort::key_size(t) >= 2 && t != clsort::KeyType::f16 && t != clsort::KeyType::bf16;
+  c.supports = [sortable](clsort::KeyType t) {
+    return visit_key_type(t, [&](auto tag) {
+      return decltype(sortable(static_cast<typename decltype(tag)::type*>(nullptr)))::value;
+    });
   };
   c.clsort_float_order = false;  // -0 and +0 compare equal, so their order is its own
   return c;

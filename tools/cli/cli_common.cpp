@@ -45,18 +45,19 @@ const AlgorithmInfo* find_algorithm(const std::string& name) {
 }
 
 const std::vector<std::string>& key_type_names() {
-  static const std::vector<std::string> names = {"u32", "i32", "f32", "u64", "i64", "f64",
-                                                 "u8",  "i8",  "u16", "i16", "f16", "bf16"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> r;
+    for (const clsort::KeyTypeInfo& t : clsort::key_types()) r.push_back(t.name);
+    return r;
+  }();
   return names;
 }
 
 clsort::KeyType parse_key_type(const std::string& name) {
-  using clsort::KeyType;
-  for (KeyType t : {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64,
-                    KeyType::u8, KeyType::i8, KeyType::u16, KeyType::i16, KeyType::f16, KeyType::bf16})
-    if (name == clsort::to_string(t)) return t;
-  throw CliError("unknown key type '" + name +
-                 "' (expected u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16 or bf16)");
+  if (const clsort::KeyTypeInfo* t = clsort::find_key_type(name)) return t->type;
+  std::string expected;
+  for (const std::string& n : key_type_names()) expected += (expected.empty() ? "" : ", ") + n;
+  throw CliError("unknown key type '" + name + "' (expected one of " + expected + ")");
 }
 
 cl::Device open_device(const std::string& spec) {

@@ -24,36 +24,18 @@ struct Tag {
   using type = T;
 };
 
-/// Calls f(Tag<K>{}) with K the C++ type of `t`.
+/// Calls f(Tag<K>{}) with K the C++ type of `t` (clsort/key_types.h's row); CliError when `t` is not a
+/// KeyType.
 template <class F>
 decltype(auto) visit_key_type(clsort::KeyType t, F&& f) {
   switch (t) {
-    case clsort::KeyType::u32:
-      return f(Tag<std::uint32_t>{});
-    case clsort::KeyType::i32:
-      return f(Tag<std::int32_t>{});
-    case clsort::KeyType::f32:
-      return f(Tag<float>{});
-    case clsort::KeyType::u64:
-      return f(Tag<std::uint64_t>{});
-    case clsort::KeyType::i64:
-      return f(Tag<std::int64_t>{});
-    case clsort::KeyType::u8:
-      return f(Tag<std::uint8_t>{});
-    case clsort::KeyType::i8:
-      return f(Tag<std::int8_t>{});
-    case clsort::KeyType::u16:
-      return f(Tag<std::uint16_t>{});
-    case clsort::KeyType::i16:
-      return f(Tag<std::int16_t>{});
-    case clsort::KeyType::f16:
-      return f(Tag<clsort::half>{});
-    case clsort::KeyType::bf16:
-      return f(Tag<clsort::bfloat16>{});
-    case clsort::KeyType::f64:
-      break;
+#define CLSORT_CLI_VISIT(name, NAME, value, bytes, kind, cpp_type) \
+  case clsort::KeyType::name:                                      \
+    return f(Tag<cpp_type>{});
+    CLSORT_KEY_TYPES(CLSORT_CLI_VISIT)
+#undef CLSORT_CLI_VISIT
   }
-  return f(Tag<double>{});
+  throw CliError("not a key type: " + std::to_string(unsigned(t)));
 }
 
 /// Whether K is a C++ arithmetic type, which libraries outside clsort sort (not clsort::half or
@@ -87,7 +69,7 @@ std::vector<std::string> algorithm_names(bool automatic = false);
 /// The table's entry named `name`, or null.
 const AlgorithmInfo* find_algorithm(const std::string& name);
 
-/// "u32", "i32", ..., "f64", "u8", ..., "bf16", in the order of clsort::KeyType.
+/// The names of clsort::key_types(), in its order: what --type and --types take.
 const std::vector<std::string>& key_type_names();
 clsort::KeyType parse_key_type(const std::string& name);  // throws CliError
 

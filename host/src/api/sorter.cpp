@@ -116,6 +116,7 @@ void Sorter::throw_size_mismatch(std::size_t keys, std::size_t values) {
 }
 
 Algorithm Sorter::choose(KeyType type, std::size_t n, bool with_values) const {
+  detail::key_type_row(type);
   return detail::automatic_choice(*impl_, type, n, with_values ? 8 : 0);
 }
 
@@ -154,6 +155,7 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
 }
 
 std::size_t Sorter::max_n(KeyType type, std::size_t value_bytes) const {
+  detail::key_type_row(type);
   const detail::DeviceFacts& f = impl_->facts;
   const std::size_t kb = key_size(type);
   // What the passes carry (widened values, or a 32-bit index for wide ones) and what else lives through
@@ -203,7 +205,7 @@ cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Bu
                               std::size_t value_bytes, std::size_t n, const Options& options,
                               const std::vector<cl::Event>& wait) {
   Impl& s = *impl_;
-  const std::size_t kb = key_size(type);
+  const std::size_t kb = detail::key_type_row(type).bytes;
   // Everything is checked before anything is enqueued, so errors change nothing.
   detail::check_buffer(s, keys, "keys", n, kb, "n", /*blame_count=*/true);
   if (values) {
@@ -294,7 +296,7 @@ cl::Event Sorter::argsort_buffer(KeyType type, const cl::Buffer& keys, std::size
                                  const cl::Buffer& indices, std::size_t index_bytes, const Options& options,
                                  const std::vector<cl::Event>& wait) {
   Impl& s = *impl_;
-  const std::size_t kb = key_size(type);
+  const std::size_t kb = detail::key_type_row(type).bytes;
   if (index_bytes != 4 && index_bytes != 8)
     detail::throw_argument_error("index_bytes", std::to_string(index_bytes) + " is neither 4 nor 8");
   detail::check_buffer(s, keys, "keys", n, kb, "n");

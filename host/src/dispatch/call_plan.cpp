@@ -17,7 +17,7 @@ constexpr std::size_t kMax32 = std::numeric_limits<std::uint32_t>::max();  // 32
 // the comparison sorts order by whole keys.
 Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
                             const Options& options) {
-  const unsigned key_bits = unsigned(key_size(type)) * 8;
+  const unsigned key_bits = unsigned(key_type_row(type).bytes) * 8;
   const bool range = options.begin_bit != 0 || options.end_bit != 0;
   if (range) {
     const unsigned end = options.end_bit ? options.end_bit : key_bits;

@@ -8,27 +8,9 @@
 namespace clsort::detail {
 
 namespace {
-// KIND_* of kernels/common.cl.
+// The KIND_* of kernels/common.cl that encodes keys of `t`: KeyKind's values are those macros'.
 unsigned kind_of(KeyType t) {
-  switch (t) {
-    case KeyType::u8:
-    case KeyType::u16:
-    case KeyType::u32:
-    case KeyType::u64:
-      return 0;
-    case KeyType::i8:
-    case KeyType::i16:
-    case KeyType::i32:
-    case KeyType::i64:
-      return 1;
-    case KeyType::f16:
-    case KeyType::f32:
-    case KeyType::f64:
-      return 2;
-    case KeyType::bf16:
-      return 3;
-  }
-  return 0;
+  return unsigned(key_type_row(t).kind);
 }
 }  // namespace
 

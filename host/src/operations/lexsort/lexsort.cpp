@@ -29,9 +29,7 @@ std::string column_name(std::size_t i) {
 }
 
 void check_type(KeyType type, std::size_t i) {
-  if (unsigned(type) > unsigned(KeyType::bf16))
-    detail::throw_argument_error(column_name(i) + ".type",
-                                 "is not a KeyType (" + std::to_string(unsigned(type)) + ")");
+  detail::key_type_row(type, column_name(i) + ".type");
 }
 
 void check_rows(std::size_t n) {

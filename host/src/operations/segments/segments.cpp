@@ -473,7 +473,7 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
   Impl& s = *impl_;
   check_options(options);
   check_offset_bytes(offset_bytes);
-  const std::size_t kb = key_size(type);
+  const std::size_t kb = detail::key_type_row(type).bytes;
   const std::uint64_t limit = std::min<std::uint64_t>(buffer_bytes(s, keys, "keys") / kb, kMaxPosition);
   std::uint64_t value_limit = 0;
   if (values) {
