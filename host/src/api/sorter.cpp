@@ -244,7 +244,7 @@ void Sorter::sort_copy_host(KeyType type, const void* keys_in, void* keys_out, s
 // The host sort: keys read from keys_in, written sorted to keys (the same array, or sort_copy_host's output).
 void Sorter::sort_host_from(KeyType type, const void* keys_in, void* keys, std::size_t n, void* values,
                             std::size_t value_bytes, const Options& options) {
-  const std::size_t kb = key_size(type);
+  const std::size_t kb = detail::key_type_row(type).bytes;
   if (values == nullptr) {
     value_bytes = 0;
   } else {
