@@ -352,8 +352,8 @@ int run_mpi_bench(const MpiRun& run, const MpiBenchArgs& a) {
   if (a.reps < 1) throw CliError("--reps must be at least 1");
   std::vector<std::size_t> sizes;
   for (const std::string& s : a.sizes) sizes.push_back(parse_size(s));
-  const cl::Device device = a.device.empty() ? clsort::mpi::local_device(run.comm) : open_device(a.device);
-  clsort::Sorter sorter(device);
+  const std::unique_ptr<clsort::Sorter> opened = open_sorter(run, a.device);
+  clsort::Sorter& sorter = *opened;
   print_header(run, a, sorter);
   std::ofstream csv;
   if (run.rank == 0 && !a.csv.empty()) {

@@ -30,6 +30,19 @@ void agree(const MpiRun& run, const std::string& failure) {
   throw CliError(run.size > 1 ? "rank " + std::to_string(first) + ": " + message : message);
 }
 
+std::unique_ptr<clsort::Sorter> open_sorter(const MpiRun& run, const std::string& spec) {
+  std::unique_ptr<clsort::Sorter> sorter;
+  std::string failure;
+  try {
+    const cl::Device device = spec.empty() ? clsort::mpi::local_device(run.comm) : open_device(spec);
+    sorter = std::make_unique<clsort::Sorter>(device);
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  agree(run, failure);
+  return sorter;
+}
+
 namespace {
 
 void add_sort(CLI::App& app, MpiSortArgs& a) {

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct MpiRun {
 /// Collective: returns when no rank has a failure; otherwise throws CliError on every rank with the
 /// message of the lowest failing rank ("rank 2: ..."), so that every rank leaves together.
 void agree(const MpiRun& run, const std::string& failure);
+
+/// Collective: this rank's Sorter on the device `spec` selects (CLSORT_DEVICE syntax), or on
+/// clsort::mpi::local_device when spec is empty; a rank that cannot open one fails every rank.
+std::unique_ptr<clsort::Sorter> open_sorter(const MpiRun& run, const std::string& spec);
 
 /// printf to stderr on rank 0 only, flushed (mpirun forwards each rank's output as it comes).
 template <class... A>

@@ -133,11 +133,11 @@ int sort_file(const MpiRun& run, const MpiSortArgs& a, clsort::KeyType type, std
 
   // The device of each rank, and the sort.
   const auto sort_start = Clock::now();
-  const cl::Device device = a.device.empty() ? clsort::mpi::local_device(run.comm) : open_device(a.device);
-  clsort::Sorter sorter(device);
+  const std::unique_ptr<clsort::Sorter> opened = open_sorter(run, a.device);
+  clsort::Sorter& sorter = *opened;
   if (a.verbose) {
     const std::string line = "rank " + std::to_string(run.rank) + " of " + std::to_string(run.size) + ": " +
-                             describe_device(device) + "\n";
+                             describe_device(sorter.device()) + "\n";
     std::fprintf(stderr, "clsort: %s", line.c_str());
   }
   clsort::mpi::Options o;

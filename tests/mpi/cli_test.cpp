@@ -174,7 +174,8 @@ TEST_CASE("mpi cli errors") {
        {Bad{"sort --mpi missing.u32 out.u32 --type u32", "cannot open the input"},
         Bad{"sort --mpi odd.bin out.u32 --type u32", "not a whole number"},
         Bad{"sort --mpi k.u32 out.u32 --type u32 --values short.u32 --values-type u32", "values"},
-        Bad{"sort --mpi k.u32 out.u32 --type u32 --begin-bit 40", "begin_bit"}}) {
+        Bad{"sort --mpi k.u32 out.u32 --type u32 --begin-bit 40", "begin_bit"},
+        Bad{"sort --mpi k.u32 out.u32 --type u32 --device no-such-device", "no-such-device"}}) {
     const Result r = dir.run(2, b.args);
     CHECK_MESSAGE(r.code == 1, b.args, ": ", r.err);
     CHECK_MESSAGE(r.err.find(b.message) != std::string::npos, b.args, ": ", r.err);
@@ -184,4 +185,22 @@ TEST_CASE("mpi cli errors") {
   const Result usage = dir.run(2, "sort --mpi k.u32 --type u32");  // no OUTPUT
   CHECK(usage.code == 2);
   CHECK(dir.run(1, "sort --mpi --help").code == 0);
+}
+
+TEST_CASE("mpi cli bench") {
+  // Small sizes, one repetition: the table, verified results, and the CSV.
+  const Dir dir("bench");
+  for (const char* data : {"device", "host"}) {
+    const Result r =
+        dir.run(3, std::string("bench --mpi --types u32,f64 --values none,u64 --sizes 1000,2^12 --reps 1 "
+                               "--csv rows.csv --data ") +
+                       data);
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    std::ifstream csv((dir / "rows.csv").string());
+    std::string line;
+    int rows = 0;
+    while (std::getline(csv, line))
+      if (rows++ > 0) CHECK_MESSAGE(line.substr(line.size() - 2) == ",1", line);  // verified
+    CHECK(rows == 1 + 2 * 2 * 2);
+  }
 }
