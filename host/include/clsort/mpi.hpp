@@ -27,8 +27,9 @@
 // reported success. (A failure of that last copy itself, a device loss, throws on that rank alone.)
 //
 // Each rank's Sorter may be on its own device or several ranks may share one (local_device() picks by
-// node-local rank). Host data (std::vector) is sorted through the device; device data (cl::Buffer on
-// the Sorter's context) is sorted where it lies, only what crosses ranks going through host memory. Calls
+// node-local rank). Host data (std::vector) is sorted through the device. Device data (cl::Buffer on the
+// Sorter's context) is sorted in device scratch and read into host memory for the splitter search and the
+// exchange; what other ranks send comes back up, and the block a rank keeps stays on the device. Calls
 // block until done and leave the Sorter's queue idle.
 #pragma once
 
