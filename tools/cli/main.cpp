@@ -7,9 +7,16 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#ifdef CLSORT_CLI_HAVE_MPI
+#include "mpi_commands.hpp"
+#endif
 
 int main(int argc, char** argv) {
   using namespace clsort_cli;
+#ifdef CLSORT_CLI_HAVE_MPI
+  // `clsort sort --mpi` and `clsort bench --mpi` under mpirun (tools/cli/mpi_command.cpp).
+  if (mpi_requested(argc, argv)) return run_mpi_command(argc, argv);
+#endif
   CLI::App app("clsort " CLSORT_VERSION_STRING ": sorting on any OpenCL device", "clsort");
   app.set_version_flag("--version,-V", "clsort " CLSORT_VERSION_STRING);
   app.require_subcommand(1);
