@@ -17,6 +17,7 @@
 
 #include "algorithms/plan.hpp"
 #include "device/tuning.hpp"
+#include "operations/top_k/radix_select.hpp"
 
 namespace {
 

@@ -112,7 +112,13 @@ CallPlan plan_call(const Sorter::Impl& s, const CallInput& in) {
   const unsigned carried = unsigned(pass_width(vb));
   if (!p.kernels) p.pass_value_bytes = carried;
   p.split = splits(s, algorithm, in.type, in.n, carried);
-  if (!p.kernels) p.kernels = kernel_plan(s, algorithm, in.type, in.n, p.pass_value_bytes, p.options);
+  // Fewer than two keys run no kernel: their plan is that of two keys, since the plan functions size tiles
+  // and launches by n. A split sort runs its pieces' and buckets' own plans: its plan is that of a piece.
+  if (!p.kernels) {
+    const std::size_t piece = s.tuning(unsigned(key_size(in.type)), carried).radix.split_piece;
+    const std::size_t plan_n = p.split ? std::min<std::size_t>(in.n, piece) : std::max<std::size_t>(in.n, 2);
+    p.kernels = kernel_plan(s, algorithm, in.type, plan_n, p.pass_value_bytes, p.options);
+  }
   if (in.data == DataAt::host) {
     // The caller's host arrays as the device's buffers where the sort is the radix CPU shape, which reads
     // its input until its last kernel writes the result, so a sort that fails before that leaves the

@@ -59,8 +59,8 @@ struct CallPlan {
   // n past radix.split_min (always from 2^32): one stable MSD partition by the top digit with 64-bit
   // counts, then each bucket sorted by the lower bits (dispatch/split.cpp).
   bool split = false;
-  // The passes' kernel plan (for split sorts: that of a sort of min(n, 2^32 - 1) keys, as each bucket's
-  // is made for its own size).
+  // The passes' kernel plan (for split sorts: that of one piece, radix.split_piece keys, as each piece's
+  // and bucket's is made for its own size).
   std::shared_ptr<const Plan> kernels;
 
   /// Whether the sort is the radix CPU shape with any values riding its passes and no split: such a sort
