@@ -42,19 +42,20 @@ Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, 
   return algorithm;
 }
 
-// Radix sort from radix.split_min keys on, which n >= 2^32 always reaches (the passes count in 32 bits).
-bool splits(const Sorter::Impl& s, Algorithm algorithm, KeyType type, std::size_t n,
-            unsigned pass_value_bytes) {
+// Radix sort from radix.split_min keys on (`carried`: the tuning of the width the passes carry), which
+// n >= 2^32 always reaches (the passes count in 32 bits).
+bool splits(const Tuning& carried, Algorithm algorithm, std::size_t n) {
   if (n <= 1 || algorithm != Algorithm::radix) return false;
-  return n > kMax32 || n >= s.tuning(unsigned(key_size(type)), pass_value_bytes).radix.split_min;
+  return n > kMax32 || n >= carried.radix.split_min;
 }
 
 // Whether 16-byte values ride the passes beside their keys: where the tuning asks for it (radix.values16)
 // and the plan is Onesweep with the multisplit ranking; elsewhere they move by index.
-std::shared_ptr<const Plan> riding_plan(const Sorter::Impl& s, Algorithm algorithm, KeyType type,
-                                        std::size_t n, std::size_t value_bytes, const Options& options) {
+std::shared_ptr<const Plan> riding_plan(const Sorter::Impl& s, const Tuning& carried, Algorithm algorithm,
+                                        KeyType type, std::size_t n, std::size_t value_bytes,
+                                        const Options& options) {
   if (value_bytes != 16 || algorithm != Algorithm::radix || n < 2 || n > kMax32 ||
-      !s.tuning(unsigned(key_size(type)), 16).radix.values16 || splits(s, algorithm, type, n, 4))
+      !s.tuning(unsigned(key_size(type)), 16).radix.values16 || splits(carried, algorithm, n))
     return nullptr;
   auto plan = kernel_plan(s, algorithm, type, n, 16, options);
   const auto* radix = std::get_if<RadixPlan>(plan.get());
@@ -93,9 +94,13 @@ CallPlan plan_call(const Sorter::Impl& s, const CallInput& in) {
   p.options.algorithm = resolve_algorithm(s, in.type, in.n, in.value_bytes, in.options);
   const Algorithm algorithm = p.options.algorithm;
   const std::size_t vb = in.value_bytes;
+  // The tuning of the width the passes carry where the values do not ride at their own: its split_min and
+  // host policy decide for riding values too.
+  const unsigned carried = unsigned(pass_width(vb));
+  const Tuning& carried_tuning = s.tuning(unsigned(key_size(in.type)), carried);
   if (vb == 0) {
     p.values = ValuePath::none;
-  } else if (auto riding = riding_plan(s, algorithm, in.type, in.n, vb, p.options)) {
+  } else if (auto riding = riding_plan(s, carried_tuning, algorithm, in.type, in.n, vb, p.options)) {
     p.values = ValuePath::in_passes;
     p.pass_value_bytes = unsigned(vb);
     p.kernels = std::move(riding);
@@ -107,16 +112,13 @@ CallPlan plan_call(const Sorter::Impl& s, const CallInput& in) {
       throw_argument_error("n", std::to_string(in.n) + " keys with values of " + std::to_string(vb) +
                                     " bytes: such values move through 32-bit indices, so n must be < 2^32");
   }
-  // The tuning of the width the passes carry where the values do not ride at their own: its split_min and
-  // host policy decide for riding values too.
-  const unsigned carried = unsigned(pass_width(vb));
   if (!p.kernels) p.pass_value_bytes = carried;
-  p.split = splits(s, algorithm, in.type, in.n, carried);
+  p.split = splits(carried_tuning, algorithm, in.n);
   // Fewer than two keys run no kernel: their plan is that of two keys, since the plan functions size tiles
   // and launches by n. A split sort runs its pieces' and buckets' own plans: its plan is that of a piece.
   if (!p.kernels) {
-    const std::size_t piece = s.tuning(unsigned(key_size(in.type)), carried).radix.split_piece;
-    const std::size_t plan_n = p.split ? std::min<std::size_t>(in.n, piece) : std::max<std::size_t>(in.n, 2);
+    const std::size_t plan_n = p.split ? std::min<std::size_t>(in.n, carried_tuning.radix.split_piece)
+                                       : std::max<std::size_t>(in.n, 2);
     p.kernels = kernel_plan(s, algorithm, in.type, plan_n, p.pass_value_bytes, p.options);
   }
   if (in.data == DataAt::host) {
