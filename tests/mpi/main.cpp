@@ -9,30 +9,7 @@
 
 #include <cstdio>
 
-namespace {
-
-unsigned started = 0;
-bool query = false;
-
-struct Counter : doctest::IReporter {
-  explicit Counter(const doctest::ContextOptions&) {}
-  void report_query(const doctest::QueryData&) override { query = true; }
-  void test_run_start() override {}
-  void test_run_end(const doctest::TestRunStats&) override {}
-  void test_case_start(const doctest::TestCaseData&) override { ++started; }
-  void test_case_reenter(const doctest::TestCaseData&) override {}
-  void test_case_end(const doctest::CurrentTestCaseStats&) override {}
-  void test_case_exception(const doctest::TestCaseException&) override {}
-  void subcase_start(const doctest::SubcaseSignature&) override {}
-  void subcase_end() override {}
-  void log_assert(const doctest::AssertData&) override {}
-  void log_message(const doctest::MessageData&) override {}
-  void test_case_skipped(const doctest::TestCaseData&) override {}
-};
-
-}  // namespace
-
-REGISTER_LISTENER("clsort_mpi_counter", 1, Counter);
+#include "../support/run_record.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -43,7 +20,7 @@ int main(int argc, char** argv) {
   context.setOption("order-by", "file");  // the same order on every rank
   if (rank != 0) context.setOption("minimal", true);
   int result = context.run();
-  if (result == 0 && !query && started == 0) {
+  if (result == 0 && !record.query && record.started == 0) {
     if (rank == 0)
       std::fprintf(stderr, "%s: no test case matched the filters: nothing was tested\n", argv[0]);
     result = 1;
