@@ -148,17 +148,18 @@ const Config kConfigs[] = {
      {16}},
     // n past radix.split_min (2^32 by default): the stable partition by the top digit with 64-bit counts
     // (kernels/partition.cl), then each bucket's radix sort as a sub-buffer; keys alone and by key. Each
-    // bucket is a sort of its own (Oclgrind runs every launch of each): f32 ascending, i64 descending. 4-bit
-    // digits: an
-    // even number of passes over the bits below the top 8 (6 and 14), so no bucket's result is copied back
-    // from scratch: Oclgrind 21.10 takes a clEnqueueCopyBuffer into a sub-buffer to leave the whole parent
-    // uninitialized (a plain program that fills a buffer by a kernel, copies into a sub-buffer of it and
-    // reads the parent shows it), and reports every later read of the partitioned keys.
+    // bucket is a sort of its own (Oclgrind runs every launch of each): f32 ascending, i64 descending. The
+    // f32 specials crowd the bucket of the small positive codes past radix.split_max (24): it is
+    // partitioned again by the next digit into the caller's buffers, its parts sorted there or through
+    // the scratch. 4-bit digits: an even number of passes over the bits below each digit (6, 4 and 14), so
+    // no bucket's result is copied back from scratch: Oclgrind 21.10 takes a clEnqueueCopyBuffer into a
+    // sub-buffer to leave the whole parent uninitialized (a plain program that fills a buffer by a kernel,
+    // copies into a sub-buffer of it and reads the parent shows it), and reports every later read of the
+    // partitioned keys.
     {"radix_split",
      Algorithm::radix,
-     "radix.split_min=40 radix.split_piece=32 radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 "
-     "radix.wg=16 radix.items=2 "
-     "radix.groups=4",
+     "radix.split_min=40 radix.split_piece=32 radix.split_max=24 radix.cpu=0 radix.onesweep=0 radix.match=0 "
+     "radix.bits=4 radix.wg=16 radix.items=2 radix.groups=4",
      {300},
      0,
      Mode::sort,

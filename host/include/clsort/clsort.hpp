@@ -538,7 +538,8 @@ class CLSORT_API Sorter {
   /// The largest n a radix sort of device buffers of `type` keys with values of `value_bytes` (0: keys
   /// alone) can take on this device, by its memory alone: each of the caller's buffers and clsort's
   /// scratch copies must fit the largest allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE), and all together
-  /// the device's memory. From 2^32 keys on, radix sort partitions the keys first (64-bit counts);
+  /// the device's memory. From 2^32 keys on, radix sort partitions the keys first (64-bit counts, by as
+  /// many digits as their distribution needs: keys that share their top bits are sorted too);
   /// values wider than 8 bytes move through 32-bit indices, so n stays below 2^32 there.
   /// Host sorts (std::vector) need the same device memory.
   std::size_t max_n(KeyType type, std::size_t value_bytes = 0) const;

@@ -17,7 +17,7 @@
 namespace clsort {
 namespace {
 
-// Radix sort past 2^32 - 1 keys partitions them first (host/src/huge.cpp): device memory is the limit.
+// Radix sort past 2^32 - 1 keys partitions them first (dispatch/split.cpp): device memory is the limit.
 constexpr std::size_t kMaxRadix = std::numeric_limits<std::size_t>::max();
 constexpr std::size_t kMax32 = std::numeric_limits<std::uint32_t>::max();  // 32-bit indices
 constexpr std::size_t kMaxBitonic = std::size_t(1) << 31;  // its virtual size 2^k must fit in 32 bits
@@ -300,7 +300,9 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
   p.shape = detail::describe(*plan);
   if (detail::needs_split(s, type, n, value_bytes, split))
     p.shape =
-        "one stable MSD partition by the top 8 bits of the code (64-bit counts), then per bucket: " + p.shape;
+        "one stable MSD partition by the top digit of the code that the keys do not all share (64-bit "
+        "counts; a bucket too large for one sort partitioned again by its next digit), then per bucket: " +
+        p.shape;
   if (rides)
     p.shape += "; values of " + std::to_string(value_bytes) + " bytes ride the passes beside their keys";
   else if (detail::permuted(value_bytes))

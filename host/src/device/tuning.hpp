@@ -69,12 +69,17 @@ struct RadixPolicy {
   // 1: values of 16 bytes ride the passes beside their keys where the plan is Onesweep with the
   // multisplit ranking; 0 (and other plans): sorted as 32-bit indices, then moved once (host/src/permute.cpp)
   unsigned values16 = 0;
-  // From this n on, one stable MSD partition by the top digit first (host/src/huge.cpp), each bucket then
-  // sorted apart: the passes count in 32 bits, so n >= 2^32 needs it; lower only to test it
+  // From this n on, one stable MSD partition by the top digit first (host/src/dispatch/split.cpp), each
+  // bucket then sorted apart: the passes count in 32 bits, so n >= 2^32 needs it; lower only to test it
   std::uint64_t split_min = std::uint64_t(1) << 32;
   // The split path's pieces (keys, rounded down to the sub-buffer alignment): each is sorted by the top
-  // digit apart (host/src/huge.cpp), so a piece must hold fewer than 2^32 keys; lower only to test it
+  // digit apart (host/src/dispatch/split.cpp), so a piece must hold fewer than 2^32 keys; lower only to
+  // test it
   std::uint64_t split_piece = std::uint64_t(1) << 28;
+  // The most keys one sort of the passes takes (a whole sort, a piece, a bucket of the split path): more
+  // take the split path, and a bucket of more is partitioned again by its next digit. The passes count
+  // in 32 bits; lower only to test it
+  std::uint64_t split_max = (std::uint64_t(1) << 32) - 1;
   bool derived = false;  // (not a parameter) items was 0: the tile comes from the device
 };
 struct BitonicPolicy {
