@@ -175,11 +175,11 @@ CLSORT_C_API clsort_status clsort_argsort(clsort_sorter sorter, cl_mem keys, siz
                                           clsort_key_type key_type, cl_mem indices, size_t index_size,
                                           clsort_flags flags, cl_uint num_events_in_wait_list,
                                           const cl_event* event_wait_list, cl_event* event);
-/** The k first of the first n keys of `keys` in the flags' order (n < 2^32, 0 <= k <= n), sorted, by radix
- * selection: the k keys go to the first k elements of `keys_out`, their input indices (uint32_t) to those
- * of `indices_out`. Exactly the first k elements of a stable sort (equal keys and all NaNs by lower index
- * first). The algorithm bits of `flags` are ignored. Outputs must not overlap each other or the keys;
- * bytes past k are never touched. Only enqueues, like clsort_sort(). */
+/** The k first of the first n keys of `keys` (any key type) in the flags' order (n < 2^32, 0 <= k <= n),
+ * sorted, by radix selection: the k keys go to the first k elements of `keys_out`, their input indices
+ * (uint32_t) to those of `indices_out`. Exactly the first k elements of a stable sort (equal keys and all
+ * NaNs by lower index first). The algorithm bits of `flags` are ignored. Outputs must not overlap each other
+ * or the keys; bytes past k are never touched. Only enqueues, like clsort_sort(). */
 CLSORT_C_API clsort_status clsort_top_k(clsort_sorter sorter, cl_mem keys, size_t n, size_t k,
                                         clsort_key_type key_type, clsort_flags flags, cl_mem keys_out,
                                         cl_mem indices_out, cl_uint num_events_in_wait_list,
