@@ -1,7 +1,9 @@
-// Values the passes do not carry, and the indices of argsort (host/src/permute.cpp).
+// Values the passes do not carry, and the indices of argsort (host/src/dispatch/values.cpp).
 //
 // Wider than 8 bytes: they move once, after the keys are sorted with their input indices: permute_stage
 // writes those indices and saves the values, permute_gather puts each saved value at its key's position.
+// Both work on the n elements from position `at` of the index and value arrays (the segmented sort's
+// span of segments; 0 for a whole sort); the indices count from there, and the saved values from 0.
 // A value is PERM_UNITS units of PERM_UNIT bytes, the widest of 16, 8, 4, 2, 1 that divides its width; on
 // GPUs each work-item moves one unit: consecutive work-items write consecutive units (coalesced), and the
 // units of one value are read together.
@@ -50,16 +52,20 @@ typedef uchar unit_t;
   for (size_t i = get_global_id(0), i##_end = (count); i < i##_end; i += get_global_size(0))
 #endif
 
-// index[i] = i and saved = values, for the n elements.
-kernel void permute_stage(global uint* index, global const unit_t* values, global unit_t* saved, ulong n) {
-  PERM_LOOP(i, n) index[i] = (uint)i;
+// index[at + i] = i and saved[i] = values[at + i], for the n elements.
+kernel void permute_stage(global uint* index, global const unit_t* values, global unit_t* saved, ulong n,
+                          ulong at) {
+  PERM_LOOP(i, n) index[at + i] = (uint)i;
+  values += at * PERM_UNITS;
   PERM_LOOP(u, n * PERM_UNITS) saved[u] = values[u];
 }
 
-// values[i] = saved[index[i]]: unit by unit on GPUs; value by value on CPU devices, a work-item copying a
-// value's units in a loop (no coalescing to win there, and no division per unit).
+// values[at + i] = saved[index[at + i]]: unit by unit on GPUs; value by value on CPU devices, a work-item
+// copying a value's units in a loop (no coalescing to win there, and no division per unit).
 kernel void permute_gather(global const unit_t* saved, global const uint* index, global unit_t* values,
-                           ulong n) {
+                           ulong n, ulong at) {
+  index += at;
+  values += at * PERM_UNITS;
 #if PERM_CPU
   PERM_LOOP(e, n) {
     global const unit_t* from = saved + (size_t)index[e] * PERM_UNITS;

@@ -11,6 +11,7 @@
 
 #include <clsort/clsort.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -460,6 +461,91 @@ std::vector<T> read_back(const clsort::Sorter& s, const cl::Buffer& b, std::size
   return out;
 }
 
+// Values of widths the segment kernels do not carry (1, 2, 3, 12, 16, 24, 64 bytes): sorted as 32-bit
+// indices, then moved once through the permutation. Host vectors on the tuned Sorters and through the
+// staging, device buffers with guard keys and values outside the segments; ties (few unique keys) show
+// a value that does not follow its key stably.
+template <std::size_t W>
+struct Bytes {
+  unsigned char b[W];
+};
+
+template <std::size_t W>
+std::vector<Bytes<W>> byte_values(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Bytes<W>> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (auto& c : v[i].b) c = static_cast<unsigned char>(rng());
+    const std::uint32_t index = std::uint32_t(i);
+    std::memcpy(v[i].b, &index, std::min<std::size_t>(W, 4));
+  }
+  return v;
+}
+
+template <class K, std::size_t W>
+void any_width_case() {
+  using V = Bytes<W>;
+  const KeyType type = clsort::key_type_of<K>::value;
+  for (Shape shape : {Shape::tiny, Shape::mixed, Shape::power_law, Shape::uncovered}) {
+    for (Dist dist : {Dist::few_unique, special_distribution<K>()}) {
+      const std::size_t n = 3001, guard = 9;
+      const std::uint64_t seed = seed_for(type, int(dist), n, 0xa0 + W + int(shape));
+      const std::vector<K> input = make_keys<K>(dist, n, seed);
+      const std::vector<V> values = byte_values<W>(n, seed);
+      const std::vector<std::uint64_t> o = make_offsets(shape, n, 1300, seed);
+      for (Order order : both_orders()) {
+        std::ostringstream what;
+        what << clsort::to_string(type) << " values of " << W << " bytes " << clsort::to_string(order)
+             << " shape=" << to_string(shape) << " dist=" << to_string(dist);
+        std::vector<K> expected = input;
+        std::vector<V> vexpected = values;
+        reference(expected, &vexpected, o, order);
+        for (clsort::Sorter* sorter :
+             {&small_sorter(), &sequential_sorter(), &radix_sorter(), &staged_sorter()}) {
+          std::vector<K> keys = input;
+          std::vector<V> got = values;
+          std::string error;
+          try {
+            sorter->sort_segments_by_key(keys, got, narrow<std::uint32_t>(o), {order});
+            error = compare_sorted(expected, keys, &vexpected, &got);
+          } catch (const clsort::Error& e) {
+            error = std::string("threw: ") + e.what();
+          }
+          CHECK_MESSAGE(error.empty(), what.str() << " host: " << error);
+        }
+        // Device buffers: segments from `guard` to `guard` before the end, 64-bit offsets.
+        std::vector<K> gk(guard, K{});
+        gk.insert(gk.end(), input.begin(), input.end());
+        gk.insert(gk.end(), guard, K{});
+        std::vector<V> gv = byte_values<W>(n + 2 * guard, seed + 1);
+        std::copy(values.begin(), values.end(), gv.begin() + guard);
+        std::vector<std::uint64_t> go = o;
+        for (auto& x : go) x += guard;
+        std::vector<K> gexpected = gk;
+        std::vector<V> gvexpected = gv;
+        reference(gexpected, &gvexpected, go, order);
+        clsort::Sorter& s = small_sorter();
+        cl::Buffer kb = device_buffer(s, gk), vb = device_buffer(s, gv), ob = device_buffer(s, go);
+        s.sort_segments_by_key<K, V, std::uint64_t>(kb, vb, ob, go.size() - 1, {order}).wait();
+        const std::vector<V> got_values = read_back<V>(s, vb, gv.size());
+        CHECK_MESSAGE(
+            compare_sorted(gexpected, read_back<K>(s, kb, gk.size()), &gvexpected, &got_values) == "",
+            what.str() << " device buffers");
+      }
+    }
+  }
+}
+
+TEST_CASE("segments by_key: values of any width") {
+  any_width_case<std::uint32_t, 1>();
+  any_width_case<float, 2>();
+  any_width_case<std::uint64_t, 3>();
+  any_width_case<std::uint32_t, 12>();
+  any_width_case<double, 16>();
+  any_width_case<std::int16_t, 24>();
+  any_width_case<std::uint32_t, 64>();
+}
+
 // Device buffers: offsets that leave guard keys and values at both ends; the guards must survive.
 template <class K, class V, class O>
 void buffer_case(clsort::Sorter& s, Shape shape, std::size_t n) {
@@ -544,9 +630,9 @@ TEST_CASE("segments: bad arguments name the argument and change nothing") {
          "offsets");
   expect(thrown([&] {
            const std::uint32_t o[2] = {0, 100};
-           s.sort_segments_host(KeyType::u32, keys.data(), keys.size(), values.data(), 3, o, 4, 1, {});
+           s.sort_segments_host(KeyType::u32, keys.data(), keys.size(), values.data(), 0, o, 4, 1, {});
          }),
-         "values");
+         "value_bytes");
   expect(thrown([&] {
            const std::uint32_t o[2] = {0, 100};
            s.sort_segments_host(KeyType::u32, nullptr, 100, nullptr, 0, o, 4, 1, {});
@@ -617,6 +703,25 @@ TEST_CASE("segments: bad arguments name the argument and change nothing") {
                                                                 range);
          }),
          "begin_bit");
+  // Values the kernels do not carry (12 bytes): the span of the segments is checked on the host, the
+  // rest on the device as usual, before anything is written.
+  using Twelve = std::array<std::uint32_t, 3>;
+  expect(thrown([&] {
+           s.sort_segments_by_key<std::uint32_t, Twelve>(kb.buffer, wide.buffer, offsets({0, 30, 20, 60}), 3);
+         }),
+         "offsets");
+  expect(thrown([&] {
+           s.sort_segments_by_key<std::uint32_t, Twelve>(kb.buffer, wide.buffer, offsets({0, 50, 101}), 2);
+         }),
+         "offsets");
+  expect(thrown([&] {
+           s.sort_segments_by_key<std::uint32_t, Twelve>(kb.buffer, wide.buffer, offsets({0, 10, 100}), 2);
+         }),
+         "values");  // 800 bytes hold 66 values of 12 bytes
+  expect(thrown([&] {
+           s.sort_segments_by_key<std::uint32_t, Twelve>(kb.buffer, kb.buffer, offsets({0, 10}), 1);
+         }),
+         "values");
   cl::Context other(s.device());
   cl::Buffer foreign(other, CL_MEM_READ_WRITE, 400);
   expect(thrown([&] { s.sort_segments<std::uint32_t>(foreign, offsets({0, 100}), 1); }), "keys");

@@ -250,8 +250,8 @@ CLSORT_C_API clsort_status clsort_sort_custom_host(clsort_sorter sorter, void* d
 /** Sorts each of num_segments segments of `keys` in place, stably: segment i is the keys [offsets[i],
  * offsets[i + 1]), `offsets` a buffer of num_segments + 1 offsets of `offset_size` bytes (4 or 8),
  * non-decreasing, at most the keys the buffer holds and below 2^32. `values` may be NULL; otherwise its
- * values (`value_size` bytes, 4 or 8) move with their keys. Keys and values outside every segment are
- * never touched. A kernel checks the offsets and lists the long segments, which the call reads back: it
+ * values (`value_size` bytes, any width from 1) move with their keys. Keys and values outside every segment
+ * are never touched. A kernel checks the offsets and lists the long segments, which the call reads back: it
  * returns once the wait list has completed, and bad offsets fail before anything is written. The
  * algorithm bits of `flags` are ignored; a bit range is refused. */
 CLSORT_C_API clsort_status clsort_sort_segments(clsort_sorter sorter, cl_mem keys, cl_mem values,

@@ -81,6 +81,25 @@ cl::Event enqueue_sort_widened(Sorter::Impl& s, KeyType type, const cl::Buffer& 
   return s.last;
 }
 
+ValueMover::ValueMover(Run& run, std::size_t value_bytes)
+    : value_bytes_(value_bytes), unit_(unit_of(value_bytes)), cpu_(cpu_loops(run.s)) {
+  const ProgramSpec program = permute_program(run.s, value_bytes);
+  stage_ = run.kernel(program, "permute_stage");
+  gather_ = run.kernel(program, "permute_gather");
+}
+
+void ValueMover::stage(Run& run, const cl::Buffer& index, const cl::Buffer& values, const cl::Buffer& saved,
+                       std::size_t n, std::size_t at) {
+  set_args(stage_, index, values, saved, cl_ulong(n), cl_ulong(at));
+  run.launch(stage_, launch_size(run.s, std::max(n, n * (value_bytes_ / unit_))), 256, "permute_stage");
+}
+
+void ValueMover::gather(Run& run, const cl::Buffer& saved, const cl::Buffer& index, const cl::Buffer& values,
+                        std::size_t n, std::size_t at) {
+  set_args(gather_, saved, index, values, cl_ulong(n), cl_ulong(at));
+  run.launch(gather_, launch_size(run.s, cpu_ ? n : n * (value_bytes_ / unit_)), 256, "permute_gather");
+}
+
 cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
                                 const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
                                 const Options& options, const std::vector<cl::Event>& wait) {
@@ -94,20 +113,14 @@ cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer&
     return s.last;
   }
   // Every kernel and buffer first: a failure then leaves the caller's data as it was.
-  const ProgramSpec program = permute_program(s, value_bytes);
-  cl::Kernel stage_kernel = stage.kernel(program, "permute_stage");
-  cl::Kernel gather = stage.kernel(program, "permute_gather");
+  ValueMover mover(stage, value_bytes);
   cl::Buffer index = stage.scratch(kScratchPermIndex, n * 4);
   cl::Buffer saved = stage.scratch(kScratchPermValues, n * value_bytes);
-  const std::size_t units = n * (value_bytes / unit_of(value_bytes));
-
-  set_args(stage_kernel, index, values, saved, cl_ulong(n));
-  stage.launch(stage_kernel, launch_size(s, std::max(n, units)), 256, "permute_stage");
+  mover.stage(stage, index, values, saved, n);
   const cl::Event sorted = enqueue_sort(s, type, keys, &index, 4, n, options, after(stage));
   Run move(s, q, type, descending, keys, &values, unsigned(value_bytes), std::uint32_t(n),
            q.in_order ? std::vector<cl::Event>{} : std::vector<cl::Event>{sorted});
-  set_args(gather, saved, index, values, cl_ulong(n));
-  move.launch(gather, launch_size(s, cpu_loops(s) ? n : units), 256, "permute_gather");
+  mover.gather(move, saved, index, values, n);
   s.last = move.finish();
   return s.last;
 }

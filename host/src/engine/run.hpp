@@ -62,6 +62,25 @@ class Run {
   cl::Event last_;               // the last command enqueued
 };
 
+/// Moves values of any width once through a permutation of 32-bit indices (kernels/permute.cl), for sorts
+/// that carry the indices in their place: enqueue_sort_permuted, the segmented sort's values.
+class ValueMover {
+ public:
+  /// Obtains (builds) the kernels through `run`, before anything is enqueued.
+  ValueMover(Run& run, std::size_t value_bytes);
+  /// Enqueues on run: index[at + i] = i and saved[i] = values[at + i], for i < n.
+  void stage(Run& run, const cl::Buffer& index, const cl::Buffer& values, const cl::Buffer& saved,
+             std::size_t n, std::size_t at = 0);
+  /// Enqueues on run: values[at + i] = saved[index[at + i]], for i < n.
+  void gather(Run& run, const cl::Buffer& saved, const cl::Buffer& index, const cl::Buffer& values,
+              std::size_t n, std::size_t at = 0);
+
+ private:
+  std::size_t value_bytes_, unit_;
+  bool cpu_;
+  cl::Kernel stage_, gather_;
+};
+
 template <class... A>
 void set_args(cl::Kernel& k, const A&... args) {
   cl_uint i = 0;

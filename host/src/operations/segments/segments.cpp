@@ -443,6 +443,53 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   return s.last;
 }
 
+// Whether the segment kernels carry values of this width beside their keys (none: 0).
+bool carried(std::size_t value_bytes) {
+  return value_bytes == 0 || value_bytes == 4 || value_bytes == 8;
+}
+
+// Values of other widths (1, 2, 3, 12, 16, 64 bytes): the segments are sorted with 32-bit indices in their
+// place, which the kernels carry, and then each value moves once through that permutation, as flat sorts
+// move wide values (dispatch/values.cpp). Only the span [first, last) of the segments (offsets[0] and
+// offsets[num]) is staged and gathered, so values outside it are never touched.
+cl::Event enqueue_segments_moved(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
+                                 const cl::Buffer& values, unsigned value_bytes, const cl::Buffer& offsets,
+                                 unsigned offset_bytes, std::size_t num, std::uint64_t limit,
+                                 std::uint64_t first, std::uint64_t last, bool descending,
+                                 const std::vector<cl::Event>& wait) {
+  std::vector<cl::Event> deps = wait;
+  if (s.last()) deps.push_back(s.last);
+  const detail::Queue queue{s.queue, s.profiling, s.in_order};
+  detail::Run stage(s, queue, type, descending, keys, &values, value_bytes, 0, std::move(deps));
+  detail::ValueMover mover(stage, value_bytes);
+  const std::size_t count = std::size_t(last - first);
+  // The indices at the keys' positions (the kernels pair keys[i] with values[i]); the values saved from 0.
+  cl::Buffer index = stage.scratch(detail::kScratchPermIndex, std::size_t(last) * 4);
+  cl::Buffer saved = stage.scratch(detail::kScratchPermValues, std::max<std::size_t>(count, 1) * value_bytes);
+  if (count) mover.stage(stage, index, values, saved, count, std::size_t(first));
+  s.last = stage.finish();
+  enqueue_segments(s, type, keys, &index, 4, last, offsets, offset_bytes, num, limit, descending, {s.last});
+  detail::Run move(s, queue, type, descending, keys, &values, value_bytes, 0, {s.last});
+  if (count) mover.gather(move, saved, index, values, count, std::size_t(first));
+  return s.last = move.finish();
+}
+
+// offsets[0] and offsets[num] of device offsets, read once `wait` completed.
+std::pair<std::uint64_t, std::uint64_t> span_of(Sorter::Impl& s, const cl::Buffer& offsets,
+                                                unsigned offset_bytes, std::size_t num,
+                                                const std::vector<cl::Event>& wait) {
+  std::vector<cl::Event> deps = wait;
+  if (s.last()) deps.push_back(s.last);
+  auto read = [&](std::size_t i) -> std::uint64_t {
+    std::uint32_t o32 = 0;
+    std::uint64_t o64 = 0;
+    void* to = offset_bytes == 4 ? static_cast<void*>(&o32) : static_cast<void*>(&o64);
+    CLSORT_CHECK(s.queue.enqueueReadBuffer(offsets, CL_TRUE, i * offset_bytes, offset_bytes, to, &deps));
+    return offset_bytes == 4 ? o32 : o64;
+  };
+  return {read(0), read(num)};
+}
+
 }  // namespace
 
 cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
@@ -456,8 +503,7 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
   const std::uint64_t limit = std::min<std::uint64_t>(buffer_bytes(s, keys, "keys") / kb, kMaxPosition);
   std::uint64_t value_limit = 0;
   if (values) {
-    if (value_bytes != 4 && value_bytes != 8)
-      detail::throw_argument_error("values", "must be 4 or 8 bytes wide");
+    if (value_bytes == 0) detail::throw_argument_error("value_bytes", "values must be at least 1 byte wide");
     value_limit = buffer_bytes(s, *values, "values") / value_bytes;
     if (overlap(keys, *values))
       detail::throw_argument_error("values", "keys and values must not be the same or overlapping buffers");
@@ -476,9 +522,24 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
       detail::throw_argument_error("offsets", "must not overlap values");
   }
   s.profile.clear();
+  const bool descending = options.order == Order::descending;
+  if (values && !carried(value_bytes) && num_segments > 0) {
+    // The span of the segments sizes what is staged: checked here, the rest by the kernels as usual.
+    const auto [first, last] = span_of(s, offsets, unsigned(offset_bytes), num_segments, wait);
+    if (last > limit || first > last)
+      detail::throw_argument_error("offsets",
+                                   "offsets[0] = " + std::to_string(first) + " and offsets[" +
+                                       std::to_string(num_segments) + "] = " + std::to_string(last) +
+                                       " do not bound a span of the " + std::to_string(limit) + " keys");
+    if (last > value_limit)
+      detail::throw_argument_error("values",
+                                   "holds " + std::to_string(value_limit) +
+                                       " values, fewer than offsets[num_segments] = " + std::to_string(last));
+    return enqueue_segments_moved(s, type, keys, *values, unsigned(value_bytes), offsets,
+                                  unsigned(offset_bytes), num_segments, limit, first, last, descending, wait);
+  }
   return enqueue_segments(s, type, keys, values, unsigned(value_bytes), value_limit, offsets,
-                          unsigned(offset_bytes), num_segments, limit, options.order == Order::descending,
-                          wait);
+                          unsigned(offset_bytes), num_segments, limit, descending, wait);
 }
 
 void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* values,
@@ -487,8 +548,8 @@ void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* v
   check_options(options);
   check_offset_bytes(offset_bytes);
   if (values == nullptr) value_bytes = 0;
-  if (values && value_bytes != 4 && value_bytes != 8)
-    detail::throw_argument_error("values", "must be 4 or 8 bytes wide");
+  if (values && value_bytes == 0)
+    detail::throw_argument_error("value_bytes", "values must be at least 1 byte wide");
   check_num_segments(num_segments);
   if (num_segments == 0) return;
   if (!offsets) detail::throw_argument_error("offsets", "null pointer");
@@ -532,6 +593,9 @@ void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* v
   CLSORT_CHECK(
       s.queue.enqueueWriteBuffer(obuf, CL_TRUE, 0, (num_segments + 1) * offset_bytes, offsets, &before));
   auto sort = [&](const std::vector<cl::Event>& uploads) {
+    if (values && !carried(vb))
+      return enqueue_segments_moved(s, type, kbuf, vbuf, unsigned(vb), obuf, unsigned(offset_bytes),
+                                    num_segments, last, first, last, descending, uploads);
     return enqueue_segments(s, type, kbuf, values ? &vbuf : nullptr, unsigned(vb), last, obuf,
                             unsigned(offset_bytes), num_segments, last, descending, uploads);
   };
