@@ -712,6 +712,13 @@ TEST_CASE("cli bit range") {
       CHECK(read_file(d / "out.bin") == bytes_of(want));
     }
   }
+  // An empty range: the input order, in one pass and through merged chunks.
+  for (const char* chunks : {"", " --chunk-keys 3000"}) {
+    const Result r = d.run(std::string("sort -t u32 --begin-bit 9 --end-bit 9 --descending") + chunks +
+                           " in.bin -o out.bin");
+    REQUIRE(r.code == 0);
+    CHECK(read_file(d / "out.bin") == bytes_of(keys));
+  }
   expect_failure(d, "sort -t u32 --begin-bit 12 --end-bit 4 in.bin -o existing.out", 1, "--begin-bit 12");
   expect_failure(d, "sort -t u16 --end-bit 17 in.bin -o existing.out", 1, "--end-bit 17");
   expect_failure(d, "sort -t u32 --end-bit 8 -a merge in.bin -o existing.out", 1, "need radix");

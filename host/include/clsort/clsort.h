@@ -108,7 +108,8 @@ typedef unsigned int clsort_flags;
 #define CLSORT_ALGORITHM_MASK (0xfu << 4)
 /** Radix sort by bits [begin, end) of each key's order-preserving code only (clsort::Options::begin_bit,
     end_bit; CUB's semantics; stable): ORed into the flags, with automatic or radix. end 0 means the key's
-    width; otherwise begin < end <= the key's bits, else CLSORT_ERROR_INVALID_ARGUMENT. Both below 256. */
+    width; otherwise begin <= end <= the key's bits, else CLSORT_ERROR_INVALID_ARGUMENT; begin == end
+    orders by nothing (the input order stays). Both below 256. */
 #define CLSORT_BIT_RANGE(begin, end) \
   ((((clsort_flags)(begin)&0xffu) << 16) | (((clsort_flags)(end)&0xffu) << 24))
 /** The bits of flags that hold a bit range. */

@@ -65,7 +65,9 @@ struct Options {
   /// descending's inversion) and ignore the others, as CUB's begin_bit / end_bit do. Keys equal in those
   /// bits keep their input order (the sort is stable). Only the passes over those bits run: keys known to
   /// use 20 bits sort in 3 passes of 8 bits instead of 4. end_bit 0 means the key's width; otherwise
-  /// begin_bit < end_bit <= the key's bits, else Error naming the argument.
+  /// begin_bit <= end_bit <= the key's bits, else Error naming the argument. An empty range (begin_bit ==
+  /// end_bit, e.g. computed from keys that are all equal) orders by nothing: keys and values stay as they
+  /// are and argsort is the identity, with nothing enqueued but the indices (and a marker).
   unsigned begin_bit = 0;
   unsigned end_bit = 0;  ///< see begin_bit; 0: the key's width
 };

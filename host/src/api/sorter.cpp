@@ -182,6 +182,13 @@ bool sort_host_zero_copy(Sorter::Impl& s, KeyType type, const void* keys_in, voi
   return true;
 }
 
+// Whether the argsort of host keys is the identity because its bit range is empty; the options are
+// checked as a sort checks them first.
+bool identity_order(const Sorter::Impl& s, KeyType type, std::size_t n, const Options& options) {
+  detail::resolve_algorithm(s, type, n, 4, options);
+  return detail::empty_range(type, options);
+}
+
 }  // namespace
 
 std::size_t max_n(Algorithm a) noexcept {
@@ -292,6 +299,14 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
   const Impl& s = *impl_;
   SortPlan p;
   p.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
+  if (detail::empty_range(type, options)) {
+    p.shape = "nothing to sort: the bit range is empty, so every key keeps its place (argsort: the identity)";
+    const detail::Tuning& t =
+        s.tuning(unsigned(key_size(type)), unsigned(detail::carried_width(value_bytes)));
+    p.tuning_row = t.row;
+    p.tuning = t.describe();
+    return p;
+  }
   Options split = options;
   split.algorithm = p.algorithm;
   const bool rides = detail::rides_passes(s, type, n, value_bytes, split);
@@ -403,8 +418,10 @@ cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Bu
   }
   Options resolved = options;
   resolved.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
-  check_fits(*this, type, n, values ? value_bytes : 0);
   s.profile.clear();
+  // An empty bit range orders nothing: every key keeps its place, and nothing is enqueued but a marker.
+  if (detail::empty_range(type, options)) return detail::enqueue_nothing(s, wait);
+  check_fits(*this, type, n, values ? value_bytes : 0);
   return detail::enqueue_sort(s, type, keys, values, value_bytes, n, resolved, wait);
 }
 
@@ -445,8 +462,12 @@ void Sorter::sort_host_from(KeyType type, const void* keys_in, void* keys, std::
   const std::size_t kb = key_size(type);
   Options resolved = options;  // n over the limit throws here, before any upload
   resolved.algorithm = detail::resolve_algorithm(s, type, n, value_bytes, options);
-  check_fits(*this, type, n, values ? value_bytes : 0);
   s.profile.clear();
+  if (detail::empty_range(type, options)) {  // every key keeps its place: nothing moves to the device
+    if (keys != keys_in) std::memcpy(keys, keys_in, n * kb);
+    return;
+  }
+  check_fits(*this, type, n, values ? value_bytes : 0);
   // GPUs: through pinned staging in chunks (host.chunk; off on CPU devices, whose buffers are host memory,
   // unless a tuning forces it); CPU devices: in the caller's arrays where the sort allows it.
   const bool staged = detail::stages(s, type, value_bytes, n * (kb + value_bytes));
@@ -508,6 +529,10 @@ void Sorter::argsort_host(KeyType type, const void* keys, std::size_t n, std::ui
   if (!keys || !indices) detail::throw_argument_error(keys ? "indices" : "keys", "null pointer");
   if (n > kMax32)
     detail::throw_argument_error("n", "argsort returns 32-bit indices: n must be < 2^32 (argsort64)");
+  if (identity_order(*impl_, type, n, options)) {
+    for (std::size_t i = 0; i < n; ++i) indices[i] = std::uint32_t(i);
+    return;
+  }
   // Not std::vector: its zeroing would be one more pass over n indices before the fill.
   const std::unique_ptr<std::uint32_t[]> iota(new std::uint32_t[n]);
   for (std::size_t i = 0; i < n; ++i) iota[i] = std::uint32_t(i);
@@ -521,6 +546,10 @@ void Sorter::argsort64_host(KeyType type, const void* keys, std::size_t n, std::
                             const Options& options) {
   if (n == 0) return;
   if (!keys || !indices) detail::throw_argument_error(keys ? "indices" : "keys", "null pointer");
+  if (identity_order(*impl_, type, n, options)) {
+    for (std::size_t i = 0; i < n; ++i) indices[i] = i;
+    return;
+  }
   const std::unique_ptr<std::uint64_t[]> iota(new std::uint64_t[n]);
   for (std::size_t i = 0; i < n; ++i) iota[i] = i;
   const std::unique_ptr<unsigned char[]> sorted(new unsigned char[n * key_size(type)]);
@@ -556,7 +585,7 @@ cl::Event Sorter::argsort_buffer(KeyType type, const cl::Buffer& keys, std::size
     detail::throw_argument_error("indices", "keys and indices must not be the same or overlapping buffers");
   Options resolved = options;
   resolved.algorithm = detail::resolve_algorithm(s, type, n, index_bytes, options);
-  check_fits(*this, type, n, index_bytes);
+  if (!detail::empty_range(type, options)) check_fits(*this, type, n, index_bytes);
   s.profile.clear();
   return detail::enqueue_argsort(s, type, keys, indices, index_bytes, n, resolved, wait);
 }
@@ -580,9 +609,9 @@ Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, 
     if (options.end_bit > key_bits)
       throw_argument_error("end_bit", std::to_string(options.end_bit) + " is past the " +
                                           std::to_string(key_bits) + " bits of " + to_string(type) + " keys");
-    if (options.begin_bit >= end)
-      throw_argument_error("begin_bit", std::to_string(options.begin_bit) + " is not below end_bit " +
-                                            std::to_string(end) + " (the range of bits to sort by is empty)");
+    if (options.begin_bit > end)
+      throw_argument_error("begin_bit",
+                           std::to_string(options.begin_bit) + " is past end_bit " + std::to_string(end));
     if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::radix)
       throw_argument_error("algorithm",
                            std::string("a bit range (begin_bit, end_bit) needs radix sort, not ") +
@@ -598,6 +627,17 @@ Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, 
   return algorithm;
 }
 
+bool empty_range(KeyType type, const Options& options) {
+  const unsigned end = options.end_bit ? options.end_bit : unsigned(key_size(type)) * 8;
+  return (options.begin_bit != 0 || options.end_bit != 0) && options.begin_bit == end;
+}
+
+cl::Event enqueue_nothing(Sorter::Impl& s, const std::vector<cl::Event>& wait) {
+  cl::Event done;
+  CLSORT_CHECK(s.queue.enqueueMarkerWithWaitList(&wait, &done));
+  return done;
+}
+
 bool rides_passes(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
                   const Options& options) {
   return n >= 2 && !needs_split(s, type, n, value_bytes, options) &&
@@ -607,6 +647,7 @@ bool rides_passes(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_
 cl::Event enqueue_sort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                        std::size_t value_bytes, std::size_t n, const Options& options,
                        const std::vector<cl::Event>& wait) {
+  if (empty_range(type, options)) return enqueue_nothing(s, wait);
   if (values && widened(value_bytes))
     return enqueue_sort_widened(s, type, keys, *values, value_bytes, n, options, wait);
   if (values && permuted(value_bytes) && !rides_passes(s, type, n, value_bytes, options))

@@ -138,12 +138,16 @@ cl::Event enqueue_argsort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
     return s.last;
   }
   // The caller's keys stay as they are: a copy is sorted, the indices riding the passes as its values.
+  // An empty bit range orders nothing: the indices alone, in input order.
   cl::Kernel iota =
       first.kernel(permute_program(s, 4), index_bytes == 8 ? "permute_iota64" : "permute_iota32");
   const std::size_t kb = key_size(type);
-  cl::Buffer copy = first.scratch(kScratchArgsortKeys, n * kb);
+  const bool nothing = empty_range(type, options);
+  cl::Buffer copy;
+  if (!nothing) copy = first.scratch(kScratchArgsortKeys, n * kb);
   set_args(iota, indices, cl_ulong(n));
   first.launch(iota, launch_size(s, n), 256, "argsort_iota");
+  if (nothing) return s.last = first.finish();
   first.copy(keys, copy, n * kb, "copy keys");
   return enqueue_sort(s, type, copy, &indices, index_bytes, n, options, after(first));
 }

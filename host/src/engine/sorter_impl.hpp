@@ -170,6 +170,12 @@ Algorithm automatic_choice(const Sorter::Impl& s, KeyType type, std::size_t n, s
 Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
                             const Options& options);
 
+/// Whether options hold an empty bit range (begin_bit == end_bit, end_bit 0 meaning the key's width): the
+/// sort orders by nothing, so every key keeps its place.
+bool empty_range(KeyType type, const Options& options);
+/// A marker after `wait`: the event of a call with nothing to do.
+cl::Event enqueue_nothing(Sorter::Impl& s, const std::vector<cl::Event>& wait);
+
 /// Enqueues the sort of n keys (and values) already in device buffers, arguments already checked and
 /// options.algorithm resolved (resolve_algorithm), after `wait`; appends its commands to s.profile. The
 /// one path every public sort call ends in.
