@@ -26,6 +26,12 @@
 #ifndef PERM_CPU
 #define PERM_CPU 0
 #endif
+// The permutation's indices: 32-bit, or 64-bit where a sort holds 2^32 keys or more.
+#if PERM_INDEX64
+typedef ulong perm_index_t;
+#else
+typedef uint perm_index_t;
+#endif
 
 #if PERM_UNIT == 16
 typedef uint4 unit_t;
@@ -53,17 +59,17 @@ typedef uchar unit_t;
 #endif
 
 // index[at + i] = i and saved[i] = values[at + i], for the n elements.
-kernel void permute_stage(global uint* index, global const unit_t* values, global unit_t* saved, ulong n,
-                          ulong at) {
-  PERM_LOOP(i, n) index[at + i] = (uint)i;
+kernel void permute_stage(global perm_index_t* index, global const unit_t* values, global unit_t* saved,
+                          ulong n, ulong at) {
+  PERM_LOOP(i, n) index[at + i] = (perm_index_t)i;
   values += at * PERM_UNITS;
   PERM_LOOP(u, n * PERM_UNITS) saved[u] = values[u];
 }
 
 // values[at + i] = saved[index[at + i]]: unit by unit on GPUs; value by value on CPU devices, a work-item
 // copying a value's units in a loop (no coalescing to win there, and no division per unit).
-kernel void permute_gather(global const unit_t* saved, global const uint* index, global unit_t* values,
-                           ulong n, ulong at) {
+kernel void permute_gather(global const unit_t* saved, global const perm_index_t* index,
+                           global unit_t* values, ulong n, ulong at) {
   index += at;
   values += at * PERM_UNITS;
 #if PERM_CPU

@@ -562,7 +562,8 @@ std::vector<K> crowded_keys(Crowd crowd, std::size_t n, std::uint64_t seed) {
 
 // The split path over crowded keys: the most keys one sort takes (radix.split_max) lowered below the
 // buckets, so that small n reaches the code that n >= 2^32 runs on the GPU. Keys alone (host), values of
-// 2 bytes (widened), 4 (device buffers), 12 (sorted as indices) and 8 (argsort64), both orders.
+// 2 bytes (widened), 4 (device buffers), 12 (sorted as 64-bit indices, as past 2^32 keys) and 8
+// (argsort64), both orders.
 template <class K>
 void crowded_case(clsort::Sorter& s, FailureBudget& budget, const std::vector<Crowd>& crowds, std::size_t n,
                   const std::vector<std::size_t>& widths, const clsort::Options& base = {}) {
@@ -629,6 +630,11 @@ TEST_CASE("split path: crowded buckets") {
   const std::string tuning = "radix.split_min=1000,radix.split_piece=1500,radix.split_max=3000";
   clsort::Sorter s(shared_sorter().queue());
   s.tune(tuning);
+  // Values wider than 8 bytes move through 64-bit indices where one sort cannot take every key.
+  CHECK(s.plan(KeyType::u32, 20011, 12, {Order::ascending, Algorithm::radix}).shape.find("64-bit indices") !=
+        std::string::npos);
+  CHECK(s.plan(KeyType::u32, 2000, 12, {Order::ascending, Algorithm::radix}).shape.find("32-bit indices") !=
+        std::string::npos);
   FailureBudget budget;
   const std::vector<Crowd> all{Crowd::all_equal, Crowd::few_unique, Crowd::small_integers,
                                Crowd::sorted,    Crowd::reversed,   Crowd::one_bucket};

@@ -94,7 +94,7 @@ typedef unsigned int clsort_flags;
 #define CLSORT_DESCENDING 1u
 /** Pick by n, key type and device (the default). */
 #define CLSORT_ALGORITHM_AUTOMATIC (0u << 4)
-/** LSD radix sort, n < 2^32. */
+/** LSD radix sort, any n (from 2^32 keys on, partitioned first). */
 #define CLSORT_ALGORITHM_RADIX (1u << 4)
 /** Bitonic sort, n <= 2^31. */
 #define CLSORT_ALGORITHM_BITONIC (2u << 4)
@@ -136,8 +136,8 @@ CLSORT_C_API clsort_status clsort_sort(clsort_sorter sorter, cl_mem keys, size_t
 
 /** Like clsort_sort(), and moves the first n values of `values` (each `value_size` bytes, 1 or more) with
  * their keys. Stable. Keys and values must not overlap. Values of up to 8 bytes ride the sort's passes
- * (1, 2, 3, 5, 6, 7 bytes widened to 4 or 8); wider ones are sorted as 32-bit indices and move once at the
- * end (scratch of n values and 2n indices), with n < 2^32. */
+ * (1, 2, 3, 5, 6, 7 bytes widened to 4 or 8); wider ones are sorted as 32-bit indices (64-bit from 2^32
+ * keys) and move once at the end (scratch of n values and 2n indices). */
 CLSORT_C_API clsort_status clsort_sort_by_key(clsort_sorter sorter, cl_mem keys, cl_mem values, size_t n,
                                               clsort_key_type key_type, size_t value_size, clsort_flags flags,
                                               cl_uint num_events_in_wait_list,

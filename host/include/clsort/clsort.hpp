@@ -81,7 +81,7 @@ struct TopK {
 };
 
 /// Key types clsort sorts. Values may be any trivially copyable type (1 byte or wider); those of up to 8
-/// bytes ride the sort's passes (widened to 4 or 8), wider ones are sorted as 32-bit indices and move
+/// bytes ride the sort's passes (widened to 4 or 8), wider ones are sorted as indices and move
 /// once at the end. f16 is IEEE
 /// binary16 (clsort::half), bf16 bfloat16 (clsort::bfloat16); both order like f32.
 enum class KeyType { u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16, bf16 };
@@ -274,8 +274,8 @@ class CLSORT_API Sorter {
   }
   /// Sorts host keys in place and moves each value with its key (stable). Sizes must match. V is any
   /// trivially copyable type: values of up to 8 bytes ride the sort's passes (1, 2, 3, 5, 6, 7 bytes
-  /// widened to 4 or 8); wider ones (a 12-byte struct, 16, 64 bytes) are sorted as 32-bit indices and
-  /// move once, through the permutation.
+  /// widened to 4 or 8); wider ones (a 12-byte struct, 16, 64 bytes) are sorted as 32-bit indices (64-bit
+  /// from 2^32 keys on) and move once, through the permutation.
   template <class K, class V>
   void sort_by_key(std::vector<K>& keys, std::vector<V>& values, const Options& options = {}) {
     check_value_type<V>();
@@ -544,7 +544,7 @@ class CLSORT_API Sorter {
   /// scratch copies must fit the largest allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE), and all together
   /// the device's memory. From 2^32 keys on, radix sort partitions the keys first (64-bit counts, by as
   /// many digits as their distribution needs: keys that share their top bits are sorted too);
-  /// values wider than 8 bytes move through 32-bit indices, so n stays below 2^32 there.
+  /// values wider than 8 bytes move through indices (64-bit from 2^32 keys on).
   /// Host sorts (std::vector) need the same device memory.
   std::size_t max_n(KeyType type, std::size_t value_bytes = 0) const;
   /// Overrides tuning parameters for experiments: "radix.wg=128,bitonic.tile=1024". Names are those

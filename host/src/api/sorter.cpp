@@ -63,10 +63,6 @@ void check_value_bytes(std::size_t value_bytes, std::size_t n) {
   if (value_bytes && n > std::numeric_limits<std::size_t>::max() / value_bytes)
     detail::throw_argument_error(
         "n", std::to_string(n) + " values of " + std::to_string(value_bytes) + " bytes do not fit in memory");
-  if (detail::permuted(value_bytes) && n > kMax32)
-    detail::throw_argument_error("n",
-                                 std::to_string(n) + " keys with values of " + std::to_string(value_bytes) +
-                                     " bytes: such values move through 32-bit indices, so n must be < 2^32");
 }
 void check_values_width(std::size_t value_bytes) {
   if (value_bytes == 0) detail::throw_argument_error("value_bytes", "values must be at least 1 byte wide");
@@ -310,7 +306,10 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
   Options split = options;
   split.algorithm = p.algorithm;
   const bool rides = detail::rides_passes(s, type, n, value_bytes, split);
-  const unsigned carried = rides ? unsigned(value_bytes) : unsigned(detail::carried_width(value_bytes));
+  const bool index64 = detail::permuted(value_bytes) && n > detail::most_sort_keys(s, type);
+  const unsigned carried = rides     ? unsigned(value_bytes)
+                           : index64 ? 8u
+                                     : unsigned(detail::carried_width(value_bytes));
   const auto plan = plan_at(s, p.algorithm, type, n, carried, options);
   p.shape = detail::describe(*plan);
   if (detail::needs_split(s, type, n, value_bytes, split))
@@ -321,8 +320,8 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
   if (rides)
     p.shape += "; values of " + std::to_string(value_bytes) + " bytes ride the passes beside their keys";
   else if (detail::permuted(value_bytes))
-    p.shape += "; values of " + std::to_string(value_bytes) +
-               " bytes: sorted as 32-bit indices, then moved once through the permutation";
+    p.shape += "; values of " + std::to_string(value_bytes) + " bytes: sorted as " + (index64 ? "64" : "32") +
+               "-bit indices, then moved once through the permutation";
   else if (detail::widened(value_bytes))
     p.shape += "; values of " + std::to_string(value_bytes) + " bytes ride the passes widened to " +
                std::to_string(detail::carried_width(value_bytes));
@@ -336,23 +335,25 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
 std::size_t Sorter::max_n(KeyType type, std::size_t value_bytes) const {
   const detail::DeviceFacts& f = impl_->facts;
   const std::size_t kb = key_size(type);
-  // What the passes carry (widened values, or a 32-bit index for wide ones) and what else lives through
-  // the sort.
-  const std::size_t carried = detail::carried_width(value_bytes);
-  const std::size_t widest = std::max({kb, value_bytes, carried});
-  // The split path's buckets start on the sub-buffer alignment: up to 256 of them of padding.
-  const std::size_t pad = 256 * f.base_align;
-  std::size_t n = f.max_alloc > pad ? std::size_t((f.max_alloc - pad) / widest) : 0;
-  // The caller's keys and values, one scratch copy of each (the split path's, or the passes' ping-pong
-  // buffers), the permutation's indices (twice) and saved values; scratch buffers grow with a quarter of
-  // headroom (up to the largest allocation); the split path's scratch for its pieces (2^28 keys) and
-  // buckets (n / 256 of each for spread keys) is left to the slack. Widened values: their widened copy and
-  // its scratch.
-  double per_key = 2.25 * double(kb + value_bytes);
-  if (!detail::carried_by_passes(value_bytes)) per_key += 2.5 * double(carried);
-  n = std::min<std::size_t>(n, std::size_t(double(f.global_mem) * 0.97 / per_key));
-  if (detail::permuted(value_bytes)) n = std::min(n, kMax32);
-  return n;
+  // What the passes carry (widened values, or an index for wide ones: 32-bit below 2^32 keys, 64-bit
+  // from there) and what else lives through the sort.
+  auto most = [&](std::size_t carried) {
+    const std::size_t widest = std::max({kb, value_bytes, carried});
+    // The split path's buckets start on the sub-buffer alignment: up to 256 of them of padding.
+    const std::size_t pad = 256 * f.base_align;
+    std::size_t n = f.max_alloc > pad ? std::size_t((f.max_alloc - pad) / widest) : 0;
+    // The caller's keys and values, one scratch copy of each (the split path's, or the passes' ping-pong
+    // buffers), the permutation's indices (twice) and saved values; scratch buffers grow with a quarter of
+    // headroom (up to the largest allocation); the split path's scratch for its pieces (2^28 keys) and
+    // buckets (n / 256 of each for spread keys) is left to the slack. Widened values: their widened copy
+    // and its scratch.
+    double per_key = 2.25 * double(kb + value_bytes);
+    if (!detail::carried_by_passes(value_bytes)) per_key += 2.5 * double(carried);
+    return std::min<std::size_t>(n, std::size_t(double(f.global_mem) * 0.97 / per_key));
+  };
+  if (!detail::permuted(value_bytes)) return most(detail::carried_width(value_bytes));
+  const std::size_t wide = most(8);
+  return wide > kMax32 ? wide : std::min(most(4), kMax32);
 }
 
 void Sorter::tune(const std::string& overrides) {

@@ -296,6 +296,10 @@ class Split {
 
 }  // namespace
 
+std::uint64_t most_sort_keys(const Sorter::Impl& s, KeyType type) {
+  return most_keys(s.tuning(unsigned(key_size(type)), 0).radix);
+}
+
 bool needs_split(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
                  const Options& options) {
   if (n <= 1 || options.algorithm != Algorithm::radix) return false;
@@ -306,9 +310,6 @@ bool needs_split(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t
 cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                              std::size_t value_bytes, std::size_t n, const Options& options,
                              const std::vector<cl::Event>& wait) {
-  if (values && !carried_by_passes(value_bytes))  // enqueue_sort widens or permutes them first
-    throw_argument_error("n", std::to_string(n) + " keys with values of " + std::to_string(value_bytes) +
-                                  " bytes: such values move through 32-bit indices, so n must be < 2^32");
   Split split(s, type, keys, values, value_bytes, options, wait);
   return split.sort(n);
 }

@@ -24,12 +24,13 @@ bool cpu_loops(const Sorter::Impl& s) {
   return s.facts.type == "cpu";
 }
 
-ProgramSpec permute_program(const Sorter::Impl& s, std::size_t value_bytes) {
+ProgramSpec permute_program(const Sorter::Impl& s, std::size_t value_bytes, std::size_t index_bytes = 4) {
   ProgramSpec p;
   p.files = {"permute.cl"};
   const unsigned unit = unit_of(value_bytes ? value_bytes : 4);
   p.defines.set("PERM_UNIT", unit).set("PERM_UNITS", value_bytes ? value_bytes / unit : 1);
   p.defines.set("PERM_CPU", cpu_loops(s) ? 1 : 0);
+  if (index_bytes == 8) p.defines.set("PERM_INDEX64", 1);
   return p;
 }
 
@@ -81,9 +82,9 @@ cl::Event enqueue_sort_widened(Sorter::Impl& s, KeyType type, const cl::Buffer& 
   return s.last;
 }
 
-ValueMover::ValueMover(Run& run, std::size_t value_bytes)
+ValueMover::ValueMover(Run& run, std::size_t value_bytes, std::size_t index_bytes)
     : value_bytes_(value_bytes), unit_(unit_of(value_bytes)), cpu_(cpu_loops(run.s)) {
-  const ProgramSpec program = permute_program(run.s, value_bytes);
+  const ProgramSpec program = permute_program(run.s, value_bytes, index_bytes);
   stage_ = run.kernel(program, "permute_stage");
   gather_ = run.kernel(program, "permute_gather");
 }
@@ -112,12 +113,14 @@ cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer&
     s.last = stage.finish();
     return s.last;
   }
-  // Every kernel and buffer first: a failure then leaves the caller's data as it was.
-  ValueMover mover(stage, value_bytes);
-  cl::Buffer index = stage.scratch(kScratchPermIndex, n * 4);
+  // Every kernel and buffer first: a failure then leaves the caller's data as it was. The indices are
+  // 64-bit where one sort of the passes cannot take all n keys (the split path, 2^32 keys and more).
+  const std::size_t index_bytes = n > most_sort_keys(s, type) ? 8 : 4;
+  ValueMover mover(stage, value_bytes, index_bytes);
+  cl::Buffer index = stage.scratch(kScratchPermIndex, n * index_bytes);
   cl::Buffer saved = stage.scratch(kScratchPermValues, n * value_bytes);
   mover.stage(stage, index, values, saved, n);
-  const cl::Event sorted = enqueue_sort(s, type, keys, &index, 4, n, options, after(stage));
+  const cl::Event sorted = enqueue_sort(s, type, keys, &index, index_bytes, n, options, after(stage));
   Run move(s, q, type, descending, keys, &values, unsigned(value_bytes), std::uint32_t(n),
            q.in_order ? std::vector<cl::Event>{} : std::vector<cl::Event>{sorted});
   mover.gather(move, saved, index, values, n);

@@ -62,12 +62,12 @@ class Run {
   cl::Event last_;               // the last command enqueued
 };
 
-/// Moves values of any width once through a permutation of 32-bit indices (kernels/permute.cl), for sorts
-/// that carry the indices in their place: enqueue_sort_permuted, the segmented sort's values.
+/// Moves values of any width once through a permutation of 32- or 64-bit indices (kernels/permute.cl), for
+/// sorts that carry the indices in their place: enqueue_sort_permuted, the segmented sort's values.
 class ValueMover {
  public:
-  /// Obtains (builds) the kernels through `run`, before anything is enqueued.
-  ValueMover(Run& run, std::size_t value_bytes);
+  /// Obtains (builds) the kernels through `run`, before anything is enqueued; index_bytes 4 or 8.
+  ValueMover(Run& run, std::size_t value_bytes, std::size_t index_bytes = 4);
   /// Enqueues on run: index[at + i] = i and saved[i] = values[at + i], for i < n.
   void stage(Run& run, const cl::Buffer& index, const cl::Buffer& values, const cl::Buffer& saved,
              std::size_t n, std::size_t at = 0);

@@ -190,12 +190,13 @@ bool carried_by_passes(std::size_t value_bytes);
 inline bool widened(std::size_t value_bytes) {
   return value_bytes > 0 && value_bytes < 8 && value_bytes != 4;
 }
-/// Values wider than 8 bytes: sorted as 32-bit indices and moved once (enqueue_sort_permuted); n < 2^32.
+/// Values wider than 8 bytes: sorted as 32-bit indices (64-bit past most_sort_keys) and moved once
+/// (enqueue_sort_permuted).
 inline bool permuted(std::size_t value_bytes) {
   return value_bytes > 8;
 }
 /// The value width the passes of a sort with values of `value_bytes` carry: 4 or 8 for widened values,
-/// the 32-bit indices for permuted ones.
+/// the 32-bit indices for permuted ones (below 2^32 keys).
 inline std::size_t carried_width(std::size_t value_bytes) {
   return carried_by_passes(value_bytes) ? value_bytes : widened(value_bytes) && value_bytes > 4 ? 8 : 4;
 }
@@ -204,18 +205,20 @@ inline std::size_t carried_width(std::size_t value_bytes) {
 cl::Event enqueue_sort_widened(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
                                const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
                                const Options& options, const std::vector<cl::Event>& wait);
-/// enqueue_sort for values wider than 8 bytes: sorts the keys with their 32-bit indices, then moves
-/// each value once through the permutation (host/src/permute.cpp).
+/// enqueue_sort for values wider than 8 bytes: sorts the keys with their indices (32-bit, or 64-bit past
+/// most_sort_keys), then moves each value once through the permutation (dispatch/values.cpp).
 cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
                                 const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
                                 const Options& options, const std::vector<cl::Event>& wait);
+/// The most keys one sort of the passes takes (radix.split_max, at most 2^32 - 1); more take the split path.
+std::uint64_t most_sort_keys(const Sorter::Impl& s, KeyType type);
 /// Whether a sort of n keys takes the split path (enqueue_sort_split): radix sort from radix.split_min on,
 /// which n >= 2^32 always reaches.
 bool needs_split(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
                  const Options& options);
 /// The radix sort of n keys past radix.split_min: a stable MSD partition by the top digit of the key's
-/// code with 64-bit counts, then a radix sort of each bucket (host/src/huge.cpp). Throws Error naming n
-/// where a bucket holds 2^32 keys or more, or values wider than the passes carry need indices past 2^32.
+/// code with 64-bit counts, then a radix sort of each bucket (dispatch/split.cpp); values of a width the
+/// passes carry (enqueue_sort widens or permutes the others first).
 cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                              std::size_t value_bytes, std::size_t n, const Options& options,
                              const std::vector<cl::Event>& wait);
