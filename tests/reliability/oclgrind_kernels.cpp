@@ -20,8 +20,8 @@ struct Config {
   const char* tuning;
   std::vector<std::size_t> sizes;
   std::size_t every_type;  // the first sizes run every type and order; the rest one per key width
-  // What runs instead of the sorts: top_k and select (kernels/radix_select.cl), lexsort (kernels/lexsort.cl and
-  // the sorts by key), sort_custom (kernels/custom.cl; u8 runs a 1-byte struct, f32 a 12-byte one), the
+  // What runs instead of the sorts: top_k and select (kernels/radix_select.cl), lexsort (kernels/lexsort.cl
+  // and the sorts by key), sort_custom (kernels/custom.cl; u8 runs a 1-byte struct, f32 a 12-byte one), the
   // segmented sort (kernels/segments.cl), or values of 12 and 3 bytes (kernels/permute.cl) and argsort64.
   enum class Mode { sort, select, lexsort, custom, segments, wide };
   Mode mode = Mode::sort;
@@ -380,32 +380,39 @@ void run_segments(clsort::Sorter& sorter, KeyType type, Order order, const std::
   const std::vector<unsigned char> bytes = pack(type, all);
   const std::vector<std::uint32_t> off32(off.begin(), off.end());
   const cl::CommandQueue& q = sorter.queue();
-  for (bool with_values : {false, true}) {
+  // Keys alone (32-bit offsets), 8-byte values (64-bit offsets), 12-byte values (32-bit offsets), which
+  // the segment kernels carry as 32-bit indices and kernels/permute.cl moves over the span.
+  for (unsigned vb : {0u, 8u, 12u}) {
+    const bool with_values = vb != 0, offsets64 = vb == 8;
+    const unsigned wb = with_values ? vb : 8;
     std::vector<unsigned char> k = bytes;
-    const std::vector<unsigned char> v = make_values(all.size(), 8, rng);
+    std::vector<unsigned char> v(all.size() * wb);
+    for (auto& b : v) b = static_cast<unsigned char>(rng());
+    for (std::size_t i = 0; i < all.size(); ++i) std::memcpy(&v[i * wb], &i, 4);
     cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(), k.data());
     cl::Buffer vbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size(),
                     const_cast<unsigned char*>(v.data()));
-    cl::Buffer obuf = with_values ? cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                               off.size() * 8, off.data())
-                                  : cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                               off32.size() * 4, const_cast<std::uint32_t*>(off32.data()));
+    cl::Buffer obuf = offsets64 ? cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                             off.size() * 8, off.data())
+                                : cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                             off32.size() * 4, const_cast<std::uint32_t*>(off32.data()));
     for (const cl::Buffer& b : {kbuf, vbuf, obuf}) buffers->push_back(b);
     sorter
-        .sort_segments_buffer(type, kbuf, with_values ? &vbuf : nullptr, 8, obuf, with_values ? 8 : 4, num,
+        .sort_segments_buffer(type, kbuf, with_values ? &vbuf : nullptr, wb, obuf, offsets64 ? 8 : 4, num,
                               {order}, {})
         .wait();
     note_kernels(sorter);
     std::vector<unsigned char> ko(k.size()), vo(v.size());
     q.enqueueReadBuffer(kbuf, CL_TRUE, 0, ko.size(), ko.data());
     q.enqueueReadBuffer(vbuf, CL_TRUE, 0, vo.size(), vo.data());
-    const std::string mode = what + (with_values ? " segments by key (8)" : " segments");
+    const std::string mode =
+        what + (with_values ? " segments by key (" + std::to_string(vb) + ")" : std::string(" segments"));
     if (!std::equal(ko.begin(), ko.begin() + std::ptrdiff_t(guard * kb), bytes.begin()) ||
         !std::equal(ko.end() - std::ptrdiff_t(guard * kb), ko.end(),
                     bytes.end() - std::ptrdiff_t(guard * kb)))
       report(mode, "guard keys changed");
     const std::vector<std::uint64_t> out = unpack(type, ko.data(), all.size());
-    const std::vector<std::uint64_t> index = value_indices(vo, 8);
+    const std::vector<std::uint64_t> index = value_indices(vo, wb);
     for (std::size_t s = 0; s < num; ++s) {
       const auto b = std::ptrdiff_t(off[s]), e = std::ptrdiff_t(off[s + 1]);
       const std::vector<std::uint64_t> in_seg(all.begin() + b, all.begin() + e),
@@ -416,7 +423,7 @@ void run_segments(clsort::Sorter& sorter, KeyType type, Order order, const std::
                                : check_keys(type, order, in_seg, out_seg));
     }
     if (with_values)
-      report(mode, check_values_follow(v, vo, 8));
+      report(mode, check_values_follow(v, vo, wb));
     else if (vo != v)
       report(mode, "values changed by a keys-only sort");
   }
