@@ -118,3 +118,14 @@ kernel void permute_iota32(global uint* index, ulong n) {
 kernel void permute_iota64(global ulong* index, ulong n) {
   PERM_LOOP(i, n) index[i] = i;
 }
+
+#ifdef PERM_CODES
+// A bit range of a sort that compares whole codes (the segmented sort): codes[at + i] = bits [begin, end) of
+// keys[at + i]'s order-preserving code (descending's inversion included), as an unsigned key of the
+// key's width, so that an ascending sort of the codes is the range's order. end > begin.
+kernel void permute_codes(global const gkey_t* keys, global gkey_t* codes, ulong n, ulong at, uint kind,
+                          uint descending, uint begin, uint end) {
+  const ukey_t mask = ((((ukey_t)1 << (end - begin - 1)) << 1) - 1);
+  PERM_LOOP(i, n) codes[at + i] = (gkey_t)((encode_key(keys[at + i], kind, descending) >> begin) & mask);
+}
+#endif

@@ -496,7 +496,6 @@ int run_sort(const SortArgs& a) {
   }
   if (!a.segments.empty()) {
     if (a.top_k >= 0) throw CliError("--segments and --top-k cannot be combined");
-    if (a.begin_bit || a.end_bit) throw CliError("--segments takes no --begin-bit or --end-bit");
     if (a.segments == "-" && (a.input == "-" || a.values == "-"))
       throw CliError("the offsets and the keys or values cannot both come from stdin");
   }

@@ -549,6 +549,13 @@ TEST_CASE("cli segments") {
   REQUIRE(r.code == 0);
   CHECK(from_bytes<std::uint32_t>(read_file(d / "k.out")) == std::vector<std::uint32_t>{1, 1, 3, 3, 0, 2, 2});
   CHECK(from_bytes<std::uint64_t>(read_file(d / "v.out")) == std::vector<std::uint64_t>{1, 3, 0, 2, 6, 4, 5});
+  // A bit range: bit 0 alone, which every key of a segment shares, so each keeps its input order.
+  r = d.run(
+      "sort --type u32 --segments o.bin k.bin -o k.out --values v.bin --values-type u64 --values-out v.out "
+      "--begin-bit 0 --end-bit 1");
+  REQUIRE(r.code == 0);
+  CHECK(from_bytes<std::uint32_t>(read_file(d / "k.out")) == keys);
+  CHECK(from_bytes<std::uint64_t>(read_file(d / "v.out")) == values);
   // Bad offsets name the file; no output is left behind.
   write_file(d / "bad.txt", "0\n5\n3\n");
   r = d.run("sort --type i32 --text --segments bad.txt in.txt -o bad.out");

@@ -254,7 +254,8 @@ CLSORT_C_API clsort_status clsort_sort_custom_host(clsort_sorter sorter, void* d
  * values (`value_size` bytes, any width from 1) move with their keys. Keys and values outside every segment
  * are never touched. A kernel checks the offsets and lists the long segments, which the call reads back: it
  * returns once the wait list has completed, and bad offsets fail before anything is written. The
- * algorithm bits of `flags` are ignored; a bit range is refused. */
+ * algorithm bits of `flags` are ignored; a bit range (CLSORT_BIT_RANGE) orders each segment by those
+ * bits. */
 CLSORT_C_API clsort_status clsort_sort_segments(clsort_sorter sorter, cl_mem keys, cl_mem values,
                                                 cl_mem offsets, size_t offset_size, size_t num_segments,
                                                 clsort_key_type key_type, size_t value_size,

@@ -408,7 +408,9 @@ class CLSORT_API Sorter {
   // (and values) before offsets[0] and from offsets[num_segments] on are never touched. Segments up to a
   // quarter of a work-group's local memory sort there, many per work-group; longer ones by chunks and
   // merges, the longest (Tuning segments.huge) by the whole-device sort. Options::algorithm is ignored;
-  // a bit range (begin_bit, end_bit) is refused. An Error leaves the caller's data unchanged.
+  // a bit range (begin_bit, end_bit) orders each segment by those bits of the code, as radix sort does
+  // (an empty range leaves every key where it is and reads no offset). An Error leaves the caller's data
+  // unchanged.
   /// Sorts each segment of host keys; offsets.size() - 1 segments (none for empty offsets).
   template <class K, class O>
   void sort_segments(std::vector<K>& keys, const std::vector<O>& offsets, const Options& options = {}) {

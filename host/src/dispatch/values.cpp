@@ -101,6 +101,19 @@ void ValueMover::gather(Run& run, const cl::Buffer& saved, const cl::Buffer& ind
   run.launch(gather_, launch_size(run.s, cpu_ ? n : n * (value_bytes_ / unit_)), 256, "permute_gather");
 }
 
+RangeCodes::RangeCodes(Run& run) {
+  ProgramSpec program = permute_program(run.s, 4);
+  program.defines.set("KEY_BITS", run.key_bytes * 8).set("PERM_CODES", 1);
+  codes_ = run.kernel(program, "permute_codes");
+}
+
+void RangeCodes::write(Run& run, const cl::Buffer& keys, const cl::Buffer& codes, std::size_t n,
+                       std::size_t at, unsigned begin, unsigned end) {
+  const cl_uint kind = run.kind, descending = run.descending;
+  set_args(codes_, keys, codes, cl_ulong(n), cl_ulong(at), kind, descending, cl_uint(begin), cl_uint(end));
+  run.launch(codes_, launch_size(run.s, n), 256, "permute_codes");
+}
+
 cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
                                 const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
                                 const Options& options, const std::vector<cl::Event>& wait) {

@@ -81,6 +81,21 @@ class ValueMover {
   cl::Kernel stage_, gather_;
 };
 
+/// Bits [begin, end) of each key's order-preserving code, in the requested order, as unsigned keys of the
+/// key's width (kernels/permute.cl, permute_codes): what a sort that compares whole codes sorts for a bit
+/// range (the segmented sort).
+class RangeCodes {
+ public:
+  /// Obtains (builds) the kernel through `run`, for run's key type.
+  explicit RangeCodes(Run& run);
+  /// Enqueues on run: codes[at + i] = the range's bits of keys[at + i], for i < n; end > begin.
+  void write(Run& run, const cl::Buffer& keys, const cl::Buffer& codes, std::size_t n, std::size_t at,
+             unsigned begin, unsigned end);
+
+ private:
+  cl::Kernel codes_;
+};
+
 template <class... A>
 void set_args(cl::Kernel& k, const A&... args) {
   cl_uint i = 0;

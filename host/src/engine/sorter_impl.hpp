@@ -148,6 +148,8 @@ enum ScratchSlot {
   kSegHugeValues,
   kSegSeqKeys,
   kSegSeqValues,
+  kSegRangeCodes,  // a bit range: the range's bits, sorted in the keys' place, and the keys saved
+  kSegRangeKeys,
   // Values the passes do not carry (host/src/permute.cpp): the indices sorted with the keys and the
   // values saved for the gather; argsort of device keys: the copy of the keys it sorts.
   kScratchPermIndex,

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <tuple>
 
 #include "engine/run.hpp"
@@ -118,9 +119,26 @@ const SegmentsPlan& segments_plan(Sorter::Impl& s, KeyType type, unsigned value_
                                [&] { return plan_segments(s, type, value_bytes, offset_bytes, limit); });
 }
 
-void check_options(const Options& options) {
-  if (options.begin_bit != 0) detail::throw_argument_error("begin_bit", "segmented sorts take no bit range");
-  if (options.end_bit != 0) detail::throw_argument_error("end_bit", "segmented sorts take no bit range");
+// Options::begin_bit and end_bit, as radix sort takes them (Options::algorithm does not apply here): the bits
+// [begin, end) a segment is ordered by, end 0 where they are the whole key (no range to apply), and
+// whether the range is empty (every key stays where it is).
+struct BitRange {
+  unsigned begin = 0, end = 0;
+  bool empty = false;
+};
+BitRange check_range(KeyType type, const Options& options) {
+  const unsigned bits = unsigned(key_size(type)) * 8, end = options.end_bit ? options.end_bit : bits;
+  if (options.end_bit > bits)
+    detail::throw_argument_error("end_bit", std::to_string(options.end_bit) + " is past the " +
+                                                std::to_string(bits) + " bits of " + to_string(type) +
+                                                " keys");
+  if (options.begin_bit > end)
+    detail::throw_argument_error(
+        "begin_bit", std::to_string(options.begin_bit) + " is past end_bit " + std::to_string(end));
+  BitRange r;
+  r.empty = detail::empty_range(type, options);
+  if (!r.empty && (options.begin_bit != 0 || end != bits)) r = {options.begin_bit, end, false};
+  return r;
 }
 
 void check_offset_bytes(std::size_t offset_bytes) {
@@ -448,29 +466,64 @@ bool carried(std::size_t value_bytes) {
   return value_bytes == 0 || value_bytes == 4 || value_bytes == 8;
 }
 
-// Values of other widths (1, 2, 3, 12, 16, 64 bytes): the segments are sorted with 32-bit indices in their
-// place, which the kernels carry, and then each value moves once through that permutation, as flat sorts
-// move wide values (dispatch/values.cpp). Only the span [first, last) of the segments (offsets[0] and
-// offsets[num]) is staged and gathered, so values outside it are never touched.
+// The unsigned key type of a key's width: the type of a bit range's codes.
+KeyType unsigned_of(std::size_t key_bytes) {
+  return key_bytes == 1   ? KeyType::u8
+         : key_bytes == 2 ? KeyType::u16
+         : key_bytes == 4 ? KeyType::u32
+                          : KeyType::u64;
+}
+
+// What the segment kernels do not carry goes through a permutation: values of other widths than 4 and 8
+// bytes (1, 2, 3, 12, 16, 64), and, for a bit range, the keys themselves, since the kernels compare whole
+// codes: they then sort the range's bits (RangeCodes, in the keys' places of a scratch, already in the
+// requested order) as keys of their own. The segments are sorted with 32-bit indices as their values, and
+// each key and value then moves once through that permutation, as flat sorts move wide values
+// (dispatch/values.cpp). Only the span [first, last) of the segments (offsets[0] and offsets[num]) is
+// staged and gathered, so keys and values outside it are never touched.
 cl::Event enqueue_segments_moved(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
-                                 const cl::Buffer& values, unsigned value_bytes, const cl::Buffer& offsets,
+                                 const cl::Buffer* values, unsigned value_bytes, const cl::Buffer& offsets,
                                  unsigned offset_bytes, std::size_t num, std::uint64_t limit,
-                                 std::uint64_t first, std::uint64_t last, bool descending,
+                                 std::uint64_t first, std::uint64_t last, bool descending, BitRange range,
                                  const std::vector<cl::Event>& wait) {
   std::vector<cl::Event> deps = wait;
   if (s.last()) deps.push_back(s.last);
   const detail::Queue queue{s.queue, s.profiling, s.in_order};
-  detail::Run stage(s, queue, type, descending, keys, &values, value_bytes, 0, std::move(deps));
-  detail::ValueMover mover(stage, value_bytes);
-  const std::size_t count = std::size_t(last - first);
-  // The indices at the keys' positions (the kernels pair keys[i] with values[i]); the values saved from 0.
+  detail::Run stage(s, queue, type, descending, keys, values, value_bytes, 0, std::move(deps));
+  const bool codes = range.end != 0;
+  const std::size_t kb = key_size(type), count = std::size_t(last - first);
+  // Kernels and buffers first, so that build and allocation failures come before any command.
+  std::optional<detail::ValueMover> value_mover, key_mover;
+  std::optional<detail::RangeCodes> range_codes;
+  if (values) value_mover.emplace(stage, value_bytes);
+  if (codes) {
+    key_mover.emplace(stage, kb);
+    range_codes.emplace(stage);
+  }
+  // The indices at the keys' positions (the kernels pair keys[i] with values[i]); what moves saved from 0.
   cl::Buffer index = stage.scratch(detail::kScratchPermIndex, std::size_t(last) * 4);
-  cl::Buffer saved = stage.scratch(detail::kScratchPermValues, std::max<std::size_t>(count, 1) * value_bytes);
-  if (count) mover.stage(stage, index, values, saved, count, std::size_t(first));
+  cl::Buffer saved_values, saved_keys, sort_keys = keys;
+  if (values)
+    saved_values = stage.scratch(detail::kScratchPermValues, std::max<std::size_t>(count, 1) * value_bytes);
+  if (codes) {
+    saved_keys = stage.scratch(detail::kSegRangeKeys, std::max<std::size_t>(count, 1) * kb);
+    sort_keys = stage.scratch(detail::kSegRangeCodes, std::size_t(last) * kb);
+  }
+  if (count) {
+    if (codes) {
+      range_codes->write(stage, keys, sort_keys, count, std::size_t(first), range.begin, range.end);
+      key_mover->stage(stage, index, keys, saved_keys, count, std::size_t(first));
+    }
+    if (values) value_mover->stage(stage, index, *values, saved_values, count, std::size_t(first));
+  }
   s.last = stage.finish();
-  enqueue_segments(s, type, keys, &index, 4, last, offsets, offset_bytes, num, limit, descending, {s.last});
-  detail::Run move(s, queue, type, descending, keys, &values, value_bytes, 0, {s.last});
-  if (count) mover.gather(move, saved, index, values, count, std::size_t(first));
+  enqueue_segments(s, codes ? unsigned_of(kb) : type, sort_keys, &index, 4, last, offsets, offset_bytes, num,
+                   limit, codes ? false : descending, {s.last});
+  detail::Run move(s, queue, type, descending, keys, values, value_bytes, 0, {s.last});
+  if (count) {
+    if (codes) key_mover->gather(move, saved_keys, index, keys, count, std::size_t(first));
+    if (values) value_mover->gather(move, saved_values, index, *values, count, std::size_t(first));
+  }
   return s.last = move.finish();
 }
 
@@ -497,7 +550,7 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
                                        std::size_t offset_bytes, std::size_t num_segments,
                                        const Options& options, const std::vector<cl::Event>& wait) {
   Impl& s = *impl_;
-  check_options(options);
+  const BitRange range = check_range(type, options);
   check_offset_bytes(offset_bytes);
   const std::size_t kb = key_size(type);
   const std::uint64_t limit = std::min<std::uint64_t>(buffer_bytes(s, keys, "keys") / kb, kMaxPosition);
@@ -522,8 +575,10 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
       detail::throw_argument_error("offsets", "must not overlap values");
   }
   s.profile.clear();
+  // An empty range orders nothing: every key stays where it is, and the offsets are not even read.
+  if (range.empty) return detail::enqueue_nothing(s, wait);
   const bool descending = options.order == Order::descending;
-  if (values && !carried(value_bytes) && num_segments > 0) {
+  if ((range.end || (values && !carried(value_bytes))) && num_segments > 0) {
     // The span of the segments sizes what is staged: checked here, the rest by the kernels as usual.
     const auto [first, last] = span_of(s, offsets, unsigned(offset_bytes), num_segments, wait);
     if (last > limit || first > last)
@@ -531,12 +586,13 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
                                    "offsets[0] = " + std::to_string(first) + " and offsets[" +
                                        std::to_string(num_segments) + "] = " + std::to_string(last) +
                                        " do not bound a span of the " + std::to_string(limit) + " keys");
-    if (last > value_limit)
+    if (values && last > value_limit)
       detail::throw_argument_error("values",
                                    "holds " + std::to_string(value_limit) +
                                        " values, fewer than offsets[num_segments] = " + std::to_string(last));
-    return enqueue_segments_moved(s, type, keys, *values, unsigned(value_bytes), offsets,
-                                  unsigned(offset_bytes), num_segments, limit, first, last, descending, wait);
+    return enqueue_segments_moved(s, type, keys, values, unsigned(value_bytes), offsets,
+                                  unsigned(offset_bytes), num_segments, limit, first, last, descending, range,
+                                  wait);
   }
   return enqueue_segments(s, type, keys, values, unsigned(value_bytes), value_limit, offsets,
                           unsigned(offset_bytes), num_segments, limit, descending, wait);
@@ -545,7 +601,7 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
 void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* values,
                                 std::size_t value_bytes, const void* offsets, std::size_t offset_bytes,
                                 std::size_t num_segments, const Options& options) {
-  check_options(options);
+  const BitRange range = check_range(type, options);
   check_offset_bytes(offset_bytes);
   if (values == nullptr) value_bytes = 0;
   if (values && value_bytes == 0)
@@ -572,7 +628,7 @@ void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* v
     previous = o;
   }
   const std::size_t first = offset(0), last = offset(num_segments);
-  if (last - first < 2) return;
+  if (last - first < 2 || range.empty) return;
   if (!keys) detail::throw_argument_error("keys", "null pointer");
   Impl& s = *impl_;
   const std::size_t kb = key_size(type), vb = value_bytes;
@@ -593,9 +649,10 @@ void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* v
   CLSORT_CHECK(
       s.queue.enqueueWriteBuffer(obuf, CL_TRUE, 0, (num_segments + 1) * offset_bytes, offsets, &before));
   auto sort = [&](const std::vector<cl::Event>& uploads) {
-    if (values && !carried(vb))
-      return enqueue_segments_moved(s, type, kbuf, vbuf, unsigned(vb), obuf, unsigned(offset_bytes),
-                                    num_segments, last, first, last, descending, uploads);
+    if (range.end || (values && !carried(vb)))
+      return enqueue_segments_moved(s, type, kbuf, values ? &vbuf : nullptr, unsigned(vb), obuf,
+                                    unsigned(offset_bytes), num_segments, last, first, last, descending,
+                                    range, uploads);
     return enqueue_segments(s, type, kbuf, values ? &vbuf : nullptr, unsigned(vb), last, obuf,
                             unsigned(offset_bytes), num_segments, last, descending, uploads);
   };
