@@ -300,7 +300,8 @@ class CLSORT_API Sorter {
   // ---- Selection: top_k and select, by radix selection (not a full sort), of every key type. The order
   // is sort's: top_k returns exactly the first k elements of a stable sort (equal keys, and all NaNs, by
   // lower input index first), so for floats its NaN order is defined where sort's is not.
-  // Options::algorithm is ignored. The keys are never changed; an Error leaves every output unchanged.
+  // Options::algorithm and the bit range (begin_bit, end_bit) do not apply: whole keys order. The keys are
+  // never changed; an Error leaves every output unchanged.
   /// The k first keys of `keys` in options.order, sorted, with their input indices; 0 <= k <= size.
   template <class K>
   TopK<K> top_k(const std::vector<K>& keys, std::size_t k, const Options& options = {}) {
