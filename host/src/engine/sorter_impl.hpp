@@ -203,7 +203,7 @@ inline std::size_t carried_width(std::size_t value_bytes) {
   return carried_by_passes(value_bytes) ? value_bytes : widened(value_bytes) && value_bytes > 4 ? 8 : 4;
 }
 /// enqueue_sort for values of 1 to 7 bytes the passes do not carry: widened to carried_width() bytes,
-/// sorted as such, narrowed back (host/src/permute.cpp).
+/// sorted as such, narrowed back (dispatch/values.cpp).
 cl::Event enqueue_sort_widened(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
                                const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
                                const Options& options, const std::vector<cl::Event>& wait);
