@@ -135,3 +135,8 @@ endif()
 set(CLSORT_PC_LIBS_PRIVATE "-lstdc++ -lm -pthread")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/clsort.pc.in ${PROJECT_BINARY_DIR}/generated/clsort.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/generated/clsort.pc DESTINATION ${_pcdir} COMPONENT development)
+
+# clsort_mpi's install rules, export and clsort-mpi.pc (cmake/mpi.cmake), when it is built.
+if(TARGET clsort_mpi)
+  clsort_mpi_install()
+endif()

@@ -2,7 +2,7 @@
 // tile that sits in local memory in digit order. A program is common.cl, this file, one ranking
 // (radix_rank_portable.cl, or a radix_sg_*.cl file and radix_rank_multisplit.cl) and one shape
 // (radix_rts.cl or radix_onesweep.cl); the
-// CPU shape is common.cl, this file and radix_cpu.cl (host/src/algorithms/radix_plan.cpp decides).
+// CPU shape is common.cl, this file and radix_cpu.cl (host/src/algorithms/radix/radix_plan.cpp decides).
 // Keys are encoded (common.cl) as the first pass reads them and decoded as the last pass writes them.
 
 #ifndef RADIX_BITS
@@ -72,9 +72,8 @@ inline uint2 group_range(uint n, uint blocks_per_group) {
 // lk holds a block sorted by digit, and a key of digit d at block position p goes to gofs[d] + p: each
 // digit's keys go to consecutive global positions. dest[j] receives the place of the key at block
 // position lid + j * RADIX_WG, for its value. Whether a whole block stores without the bounds test (as
-// load_keys loads) depends on the width: for 8- and 16-bit keys alone it pays (H100, u16 2^26 0.714 ms
-// against 0.725-0.735, CUB 3.5 0.731-0.737); pairs and 64-bit keys were 1-4% slower from 2^26 (2^28:
-// pairs 9.24-9.41 against 8.92-9.01 ms, u64 16.67-16.72 against 16.43-16.44) and 4-byte keys no faster.
+// load_keys loads) depends on the width: for 8- and 16-bit keys alone it pays; pairs and 64-bit keys were
+// slower with it at large n and 4-byte keys no faster (docs/design.md, "Measurements behind the kernels").
 #ifndef RADIX_STORE_WHOLE
 #define RADIX_STORE_WHOLE (KEY_BITS <= 16 && VALUE_BYTES == 0)
 #endif

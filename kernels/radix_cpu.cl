@@ -132,21 +132,20 @@ kernel void radix_cpu_scatter(global const gkey_t* src, global gkey_t* dst,
 #define RADIX_CPU_SHIFT (KEY_END_BIT - RADIX_BITS)
 #define RADIX_CPU_PASSES ((RADIX_RANGE_BITS - 1) / RADIX_BITS)
 #if RADIX_RANGE_BITS % RADIX_BITS == 0
-#define RADIX_CPU_PASS_SHIFT(p) (KEY_BEGIN_BIT + (p) * RADIX_BITS)
+#define RADIX_CPU_PASS_SHIFT(p) (KEY_BEGIN_BIT + (p)*RADIX_BITS)
 #else
 #define RADIX_CPU_PASS_SHIFT(p) \
-  min((uint)(KEY_BEGIN_BIT + (p) * RADIX_BITS), (uint)max(KEY_BEGIN_BIT, RADIX_CPU_SHIFT - RADIX_BITS))
+  min((uint)(KEY_BEGIN_BIT + (p)*RADIX_BITS), (uint)max(KEY_BEGIN_BIT, RADIX_CPU_SHIFT - RADIX_BITS))
 #endif
 // How many of a bucket's passes run over the whole bucket. 0: all of them. 1: only the top ones that
 // tell its keys apart: digits enough for 2^RADIX_CPU_TOP_MARGIN times as many values as the bucket has
 // keys (8-bit digits: 2 up to 2^12 keys, 3 up to 2^20), so that few keys share them. The stable passes
 // leave keys sharing those digits in runs, in input order, and each run is then sorted by the digits below
-// (by insertion when short). Random 64-bit keys take 2 or 3 passes and a scan instead of 7 passes: u64 at
-// 2^20 / 2^24 on PoCL (2 cores) 4.6-4.8 / 98-101 ms against 7.2 / 137 ms, on Intel's CPU runtime 4.4-4.7 /
-// 97-100 against 6.1-6.6 / 116 ms. 32-bit keys have 3 passes to save at most one, which the scan costs
-// back (u32 2^20 / 2^24: 6.2 / 81 ms against 5.8 / 74 on PoCL), so they keep every pass. Keys that
-// differ only in low bits fall back to every pass, run by run. Without the margin, runs were common at
-// 2^16 keys a bucket (2^24 keys: 112-114 ms on PoCL).
+// (by insertion when short). Random 64-bit keys take 2 or 3 passes and a scan instead of 7 passes, which
+// is faster on both CPU runtimes. 32-bit keys have 3 passes to save at most one, which the scan costs
+// back, so they keep every pass. Keys that differ only in low bits fall back to every pass, run by run.
+// Without the margin, runs were common at 2^16 keys a bucket (docs/design.md, "Measurements behind the
+// kernels").
 #ifndef RADIX_CPU_TOP
 #define RADIX_CPU_TOP (KEY_BITS == 64)
 #endif

@@ -14,8 +14,8 @@
 // each pass's tile counter, the timeout flag, and the first key (encoded), which tells which passes have
 // the same digit for every key. The buffer holds two copies of it, used by alternate sorts: a sort's
 // histogram kernel zeroes the other copy for the next sort, so only a sort that finds no zeroed copy
-// needs the clearing launch (a launch costs the host 6-13 us on NVIDIA's OpenCL, against a 2^16-key sort
-// of about 60). status (from word status_at): two look-back arrays (tiles x RADIX words each) used by
+// needs the clearing launch (a launch's host time on NVIDIA's OpenCL is a fair share of a small sort's).
+// status (from word status_at): two look-back arrays (tiles x RADIX words each) used by
 // alternate passes; a pass clears the other's for the next one, and the histogram kernel the first.
 #define OS_COUNTERS (PASSES * RADIX)
 #define OS_TIMEOUT (OS_COUNTERS + PASSES)
@@ -37,9 +37,8 @@ INLINE uint status_load(global uint* p) {
 // A tile's owner stores zeroes over its row, which is zero already (the launch before cleared it) and which
 // no other work-group writes, so no look-back can read a different value. It is for the cache: whole-sector
 // stores bring the row into L2 without reading memory, where the atomics that publish would each wait for
-// a DRAM read once the rows outgrow L2 (H100, Gkeys/s: u32 2^28 45.3 -> 46.6, u64 2^24 14.2 -> 14.7 and
-// 2^28 15.6 -> 16.3, pairs level). NVIDIA only: the portable path's loads are atomic writes too, with
-// which a plain store races.
+// a DRAM read once the rows outgrow L2 (faster for u32 and u64 keys at large n, pairs level). NVIDIA only:
+// the portable path's loads are atomic writes too, with which a plain store races.
 INLINE void status_own_row(global uint* row) {
   for (uint d = get_local_id(0); d < RADIX; d += RADIX_WG) row[d] = 0;
 }
@@ -60,14 +59,12 @@ INLINE void publish_count(global uint* status, uint t, uint d, uint count) {
   status_store(status + (size_t)t * RADIX + d, (t == 0 ? OS_PREFIX : OS_AGGREGATE) | count);
 }
 
-// 1 (set by the host; see host/src/algorithms/radix_plan.cpp for where): a work-group sorts tiles until none is left, loading the
-// next tile's keys as soon as this one's are in local memory, so that the loads overlap this tile's
-// look-back and scatter rather than open a new work-group's tile with nothing to hide them. It pays where
-// each work-group gets several tiles but the keys still fit L2 (u32 2^24, Gkeys/s, without and with it in
-// one command: H200 41.2-41.3 -> 43.5-43.6, H100 39.2 -> 41.1); at 2^28 it was level on the H200 and 6%
-// slower on the H100 (a variant that claimed the next tile as a tile started). For 4-byte
-// keys alone: values and 64-bit keys need the registers the next keys would take (pairs 128 -> 199-244
-// registers, 64-bit keys 100 bytes of spill under their cap of 80, both 15-25% slower).
+// 1 (set by the host; see host/src/algorithms/radix/radix_plan.cpp for where): a work-group sorts tiles until
+// none is left, loading the next tile's keys as soon as this one's are in local memory, so that the loads
+// overlap this tile's look-back and scatter rather than open a new work-group's tile with nothing to hide
+// them. It paid where each work-group gets several tiles but the keys still fit L2, with the previous ranking
+// kernels; past L2 it was level or slower. For 4-byte keys alone: values and 64-bit keys need the registers
+// the next keys would take, and spilled (docs/tuning.md, radix.prefetch_max).
 #ifndef RADIX_PREFETCH
 #define RADIX_PREFETCH 0
 #endif
@@ -95,7 +92,7 @@ INLINE ulong passes_skipped(global const uint* state, uint n) {
 
 // Keys of digit d in tile j of pass `pass`, from the keys themselves: what a look-back uses for a tile
 // whose count it waited for in vain. Works out the pass's input again from the kernel's arguments rather
-// than taking it from the caller, whose registers are tight (the u32 pass kernel spilled, 3% slower).
+// than taking it from the caller, whose registers are tight (the u32 pass kernel spilled, and was slower).
 INLINE uint recount(global const gkey_t* a, global const gkey_t* b, global const uint* state, uint n,
                     uint pass, uint kind, uint descending, uint j, uint d) {
   const ulong moving_before = ~passes_skipped(state, n) & ((1UL << pass) - 1);
@@ -217,8 +214,8 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
   global uint* state = work + state_at;
   global uint* status = work + status_at;
   global uint* next_status = status + (size_t)((pass + 1) & 1) * tiles * RADIX;
-  // Written out like status_own_row's loop: one helper for both cost the u32 pass 2% at 2^24 (H100,
-  // 38.4-38.5 against 39.3-39.4 Gkeys/s), the 64-register kernel being sensitive to small code changes.
+  // Written out like status_own_row's loop: one helper for both made the u32 pass slower, the 64-register
+  // kernel being sensitive to small code changes.
   for (uint d = lid; d < RADIX; d += RADIX_WG) next_status[(size_t)get_group_id(0) * RADIX + d] = 0;
   global uint* my_status = status + (size_t)(pass & 1) * tiles * RADIX;
 

@@ -69,11 +69,10 @@
 // Loads the block [blk, blk + valid) of src sub-group-striped into k: sub-group s holds block positions
 // [s * SG_ITEMS, (s + 1) * SG_ITEMS), item j of lane l being position s * SG_ITEMS + SG_LANES j + l.
 // Every load is issued before any key is looked at: encoding as each key arrives made the compiler wait
-// for each load in turn (the first pass took 0.14 ms instead of 0.10 at 2^24 u32 keys on the H100).
-// A whole block (valid == RADIX_BLOCK, the same for the work-group) loads through one pointer at constant
-// offsets with no bounds test: one instruction a key instead of five, in passes that are bound by their
-// instructions (H100, u32 2^24 / 2^28 0.420-0.426 / 5.78-5.81 ms -> 0.403-0.411 / 5.58-5.60; pairs 2^24
-// 0.675-0.684 -> 0.643-0.648, with the padding below skipped for whole blocks too).
+// for each load in turn. A whole block (valid == RADIX_BLOCK, the same for the work-group) loads through
+// one pointer at constant offsets with no bounds test: one instruction a key instead of five, in passes
+// that are bound by their instructions (docs/design.md, "Which radix ranking runs where"; the padding
+// below is skipped for whole blocks too).
 INLINE void load_keys(global const gkey_t* src, uint blk, uint valid, ukey_t* k) {
   const uint first = sg_index() * SG_ITEMS + sg_lane();
   global const gkey_t* at = src + blk + first;
@@ -143,8 +142,7 @@ INLINE void count_block(global const gkey_t* src, uint blk, uint valid, uint shi
 #if RADIX_PEERS_BALLOT
 // The lanes of this sub-group whose key has digit d: one ballot per digit bit. The bit is tested in place,
 // not shifted down: NVIDIA's compiler then turns the digit's bits into predicates with one instruction
-// and spends 3 per bit (select, vote, and), where `(d >> b) & 1` cost 5 (shift and test added); the
-// ballot path's four passes over 2^24 u32 keys took 0.425 ms instead of 0.457 on the H100.
+// and spends 3 per bit (select, vote, and), where `(d >> b) & 1` cost 5 (shift and test added).
 INLINE sgmask_t peers_of(uint d) {
   sgmask_t peers = SG_ALL_LANES;
 #pragma unroll
@@ -161,11 +159,9 @@ INLINE sgmask_t peers_of(uint d) {
 // the lanes sharing a digit find their peers; the lowest of them advances the digit's counter by their
 // number, and each key's place is the old counter plus its peers in lower lanes. Items in order and lanes
 // in order within an item are input order, so the sort stays stable. Only this sub-group touches its
-// counters and masks, so sub-group syncs order them. Which peer search is faster depends on the key: on
-// the H100, ballots for 4-byte keys and pairs (u32 2^28 5.79 against 5.97 ms, pairs 2^24 0.679 against
-// 0.699), local atomics for 8-byte and narrow keys (u64 2^26 4.50 against 4.60, u16 2^26 0.771 against
-// 0.791); the NVIDIA rows in host/src/tuning.cpp pick. Ends with a barrier, after which the ranking
-// state's words are free for the tile.
+// counters and masks, so sub-group syncs order them. Which peer search is faster depends on the key and
+// the device; the NVIDIA rows in host/src/device/tuning.cpp pick (docs/tuning.md has their figures). Ends
+// with a barrier, after which the ranking state's words are free for the tile.
 INLINE void rank_keys(const ukey_t* k, uint shift, local uint* wcount, local sgmask_t* wmask, uint* to) {
   const uint lane = sg_lane(), sg = sg_index();
   const sgmask_t lanes_before = sg_lanes_below();
@@ -206,9 +202,9 @@ INLINE void rank_keys(const ukey_t* k, uint shift, local uint* wcount, local sgm
 #if VALUE_BYTES != 0
 // When the Onesweep pass loads the block's values. Early (before the look-back) hides the loads behind it;
 // late (after the keys are stored) keeps the values out of the registers while the keys go to local
-// memory, through the look-back and out, which lets 4-byte keys take tiles of 32 without spilling: H100, u32
-// pairs Gkeys/s 2^26 26.9 -> 28.0, 2^28 28.1 -> 29.2 (28 keys early, 4 bytes of spill), 2^24 24.5 -> 24.3.
-// 8-byte keys fill local memory before registers (21 keys), and late loads cost them 3% at 2^26.
+// memory, through the look-back and out, which lets 4-byte keys take tiles of 32 without spilling (early
+// loads spilled at 28). 8-byte keys fill local memory before registers, and late loads made them slower
+// (docs/tuning.md, nvidia/gpu/default/keys32/values).
 #define VALUES_EARLY (UKEY_BITS == 64)
 
 // Loads the block's values sub-group-striped, like load_keys' keys (padding defined, never stored).

@@ -18,7 +18,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint2 range = group_range(n, blocks_per_group);
 #ifdef RADIX_MATCH
-  // One load and its atomic per iteration keep too few loads in flight (about 1.3 TB/s on the H100):
+  // One load and its atomic per iteration keep too few loads in flight, well below the memory's bandwidth:
   // issue HIST_LOADS loads before the atomics. The loop stops before base could wrap near n = 2^32.
   for (uint base = range.x; base < range.y; base += HIST_LOADS * RADIX_WG) {
     const uint left = range.y - base;
@@ -47,8 +47,8 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
 }
 
 // One work-group per digit: turns counts[d][*] into exclusive prefix sums; totals[d] = digit total.
-kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_scan(global uint* counts, uint groups,
-                                                                             global uint* totals) {
+kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_scan(
+    global uint* counts, uint groups, global uint* totals) {
   local uint s[RADIX_WG];
   global uint* row = counts + get_group_id(0) * groups;
   const uint lid = get_local_id(0);

@@ -1,6 +1,6 @@
 // Radix sort of long segments, one work-group per segment (Sorter::sort_segments on GPUs, segments whose
-// length lies in (SEG_BIN, segments.radix]; host/src/segments.cpp). Follows a ranking file, like the
-// whole-array shapes, so every device ranks the way its radix sort does.
+// length lies in (SEG_BIN, segments.radix]; host/src/operations/segments/segments.cpp). Follows a ranking
+// file, like the whole-array shapes, so every device ranks the way its radix sort does.
 //
 // A group owns its segment, so it needs no look-back: per pass it takes the segment's tiles in order and
 // sends each tile's keys of digit d after those of the tiles before it. The digit counts a pass starts
@@ -9,8 +9,8 @@
 // encodes the keys it reads and decodes the keys it writes, so whichever buffer a pass writes holds plain
 // keys; a pass whose digit is the same for every key of the segment moves nothing, and a segment that
 // the last moving pass left in the scratch is copied home. The segments' chunk sorts and merges (kernels/
-// segments.cl) took 1.58 ms for 2^10 segments of 16384 u32 keys on an H100, 0.41x CUB's
-// DeviceSegmentedSort, whose block-wide radix sort per segment this follows. With the multisplit ranking,
+// segments.cl) ran at under half the speed of CUB's DeviceSegmentedSort there, whose block-wide radix
+// sort per segment this follows (docs/tuning.md, any/gpu/default). With the multisplit ranking,
 // segments of one tile take radix_segment_tiles (below) instead, which keeps the tile in local memory.
 //
 // list[4 s]: segment s's start in keys (and values), its length, and its place in the compact scratch.
@@ -156,8 +156,7 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
 // Segments of one tile (len <= RADIX_BLOCK) with the multisplit ranking: the tile stays in registers and
 // local memory through every pass, read once and written once, each pass's counts its own. A kernel of
 // its own, under the whole-array rows' register caps: its state is a tile's, and in one kernel with the
-// scratch passes above it made those 50% slower (H100, 2^10 segments of 16384 u32 keys: 0.78 ms against
-// 0.52).
+// scratch passes above it made those much slower (docs/design.md, "Measurements behind the kernels").
 kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_segment_tiles(
     global gkey_t* keys, VALUES(global value_t* values, ) global const uint* list, uint first_entry,
     uint kind, uint descending) {

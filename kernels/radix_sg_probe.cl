@@ -1,6 +1,6 @@
 // The self-test of a set of sub-group primitives (a radix_sg_*.cl file, which this follows): before a
 // device's ranking uses the PTX warps or its cl_khr_subgroup_ballot, one work-group of the ranking's size
-// reports what each primitive answers, and the host (host/src/algorithms/radix_probe.cpp) checks it. A
+// reports what each primitive answers, and the host (host/src/algorithms/radix/radix_probe.cpp) checks it. A
 // compiler that takes the source but numbers lanes, forms sub-groups or votes otherwise than the ranking
 // assumes sends the device to the local-memory sub-groups instead of sorting wrongly.
 

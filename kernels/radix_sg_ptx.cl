@@ -7,8 +7,8 @@
 typedef uint sgmask_t;
 
 // The lane id and mask are fixed for a work-item, so these reads are not volatile: the compiler may keep
-// them. Volatile reads, issued again at every call, made the prefetching Onesweep pass of 4-byte keys 30%
-// slower (H100, u32 2^24: 27.4 against 39.2 Gkeys/s).
+// them. Volatile reads, issued again at every call, made the prefetching Onesweep pass of 4-byte keys far
+// slower (docs/tuning.md, nvidia/gpu/default).
 INLINE uint sg_lane(void) {
   uint r;
   asm("mov.u32 %0, %%laneid;" : "=r"(r));

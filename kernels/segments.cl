@@ -40,7 +40,7 @@ typedef uint offset_t;
 // The state (seg_clear, seg_classify): two copies of ST_WORDS words, used by alternate calls, then the
 // list of large segments; the host reads them back together. A call's seg_classify fills copy `copy` and
 // resets the other for the next call, so that only a call that finds no reset copy (a new scratch buffer)
-// needs seg_clear: a launch, and a gap before the next one, cost the 16-key shape 12 us of its 130 (H200).
+// needs seg_clear: a launch, and the gap before the next one, are a tenth of a call of short segments.
 #define ST_BAD 0    // the lowest segment whose offsets are decreasing or past the buffer; ~0: none
 #define ST_LARGE 1  // segments longer than SEG_BIN and seq, listed as (start, length) after both copies
 #define ST_FIRST 2  // offsets[0]
@@ -222,8 +222,8 @@ typedef ukey_t seg_code_t;  // the position in q
 
 // A run of SEG_RUN (code, position) pairs sorted by one bitonic network, values alongside. Every index is
 // a constant and every exchange a select: the run stays in registers on GPUs (values indexed by a key's
-// position went to a stack in memory there, and 2^20 segments of 16 took 0.23 ms on an H100), and CPUs
-// take no data-dependent branch (an if around the exchange cost PoCL 3x).
+// position went to a stack in memory there, several times slower), and CPUs take no data-dependent branch
+// (an if around the exchange was several times slower on PoCL).
 INLINE void seg_network(seg_code_t* c, uchar* q WITH_VALUES(, value_t* v)) {
 #define SEG_NET_EXCHANGE(arr, T)    \
   {                                 \
@@ -260,8 +260,8 @@ INLINE void seg_network(seg_code_t* c, uchar* q WITH_VALUES(, value_t* v)) {
 // neighbours, which swap only keys in strict disorder and so keep equal keys in order without their
 // positions. Padding (KEY_MAX) after the keys stays after them. 120 exchanges against the bitonic
 // network's 80, but of half-width codes, and half the registers, which set how many segments a GPU keeps
-// in flight: H100, 2^20 segments of 16 u32 keys, this kernel 0.063 ms against 0.085 with seg_network
-// (pairs 0.120 against 0.143).
+// in flight: faster than seg_network for keys and pairs (docs/design.md, "Measurements behind the
+// kernels").
 INLINE void seg_transposition(ukey_t* c WITH_VALUES(, value_t* v)) {
 #pragma unroll
   for (uint r = 0; r < SEG_RUN; ++r)
@@ -283,11 +283,11 @@ INLINE void seg_transposition(ukey_t* c WITH_VALUES(, value_t* v)) {
 // The vector path (CPU devices): seg_vector sorts SEG_LANES consecutive segments at once, each in a lane
 // of an explicit vector, so that every compare-exchange of a bitonic network is one min and one max for
 // all of them. PoCL vectorizes work-items only where its work-item loop is innermost, which a network's
-// loops prevent (with a barrier per step it loaded each element by a gather, 4x slower than the sequential
-// path). Segments of 2 to SEG_VEC keys go there, by groups: group g, segments [g * SEG_LANES, (g + 1) *
-// SEG_LANES), pads each to the group's P (a power of two, at least 16, from its longest segment) and is
-// taken only where its keys fill at least a quarter of the P * SEG_LANES slots; seg_sequential takes the
-// segments of the other groups.
+// loops prevent (with a barrier per step it loaded each element by a gather, several times slower than
+// the sequential path). Segments of 2 to SEG_VEC keys go there, by groups: group g, segments [g * SEG_LANES,
+// (g + 1) * SEG_LANES), pads each to the group's P (a power of two, at least 16, from its longest segment)
+// and is taken only where its keys fill at least a quarter of the P * SEG_LANES slots; seg_sequential takes
+// the segments of the other groups.
 #ifndef SEG_VEC
 #define SEG_VEC 0
 #endif
@@ -481,8 +481,8 @@ INLINE void seg_vec_network(seg_vec_t* buf, uint p, uint first) {
 }
 
 // Work-item g sorts group g's segments, if seg_vec_slots gives it them. The lanes' strided loads and
-// stores stay scalar: LLVM vectorized them into gathers and scatters, which took 4x longer (PoCL, AMD
-// EPYC).
+// stores stay scalar: LLVM vectorized them into gathers and scatters, which took several times longer on
+// PoCL.
 kernel void seg_vector(global gkey_t* keys,
 #if VALUE_BYTES != 0
                        global value_t* values,

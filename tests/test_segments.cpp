@@ -325,7 +325,7 @@ TEST_CASE("segments by_key: stable, values follow their keys") {
   by_key_case<std::uint8_t, std::uint32_t>();
 }
 
-// The benchmark's shapes (tools/probes/segments.cpp) on the device's own tuning: 2^16 keys in all, 2^22
+// The benchmark's shapes (tools/lab/segments.cpp) on the device's own tuning: 2^16 keys in all, 2^22
 // under CLSORT_TEST_FULL; keys and pairs.
 TEST_CASE("segments: benchmark shapes, device tuning") {
   const std::size_t total = full_matrix() ? std::size_t(1) << 22 : std::size_t(1) << 16;

@@ -9,7 +9,7 @@ mode=${1:-run}
 case "$mode" in run | test) ;; *) echo "usage: $0 [run|test]" >&2; exit 2 ;; esac
 
 packages=(cmake g++ make pkg-config ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev libcli11-dev
-  gnuplot-nox libboost-dev libhwy-dev libtbb-dev)
+  gnuplot-nox libboost-dev libhwy-dev libtbb-dev libopenmpi-dev openmpi-bin)
 [ "$mode" = test ] && packages+=(oclgrind python3 python3-venv python3-dev)
 missing=()
 for p in "${packages[@]}"; do
@@ -26,14 +26,15 @@ fi
 jobs=$(nproc)
 python_tests=()
 if [ "$mode" = test ]; then
-  # The Python package (pyproject.toml) in a venv under build/: its build tools, NumPy, pytest and PyPI's
-  # pyopencl, then `pip install .`, built in build/python so that a later run rebuilds only what changed.
+  # The Python package (pyproject.toml) in a venv under build/: its build tools, NumPy, pytest, PyPI's
+  # pyopencl and ml_dtypes (bf16 keys), then `pip install .`, built in build/python so that a later run
+  # rebuilds only what changed.
   # CLSORT_PYTHON adds its pytest suite (tests/python) to the CTest runs below, on both OpenCL runtimes.
   venv=$PWD/build/python-venv
   echo "quickstart: the Python package in $venv"
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   pip=("$venv/bin/pip" install -q --disable-pip-version-check --no-input)
-  "${pip[@]}" scikit-build-core nanobind numpy pytest pyopencl
+  "${pip[@]}" scikit-build-core nanobind numpy pytest pyopencl ml_dtypes
   CMAKE_BUILD_PARALLEL_LEVEL=$jobs "${pip[@]}" --no-build-isolation --config-settings=build-dir=build/python ./
   python_tests=(-DCLSORT_PYTHON="$venv/bin/python")
 fi
@@ -53,14 +54,15 @@ else
   cd build
   ctest -j "$jobs" --output-on-failure --timeout 1500 || status=$?
   # The Intel run leaves out what does not use the device: Oclgrind's tests (its own simulated device), the
-  # source checks and the packaging builds.
+  # source checks and the packaging builds; and the MPI tests (the PoCL run has them; their device work is
+  # single-device sorts that this run tests anyway), to keep the pass short.
   echo
   [ "$status" -ne 0 ] && echo "quickstart: a pass above failed (status $status): the exit status will be non-zero"
   echo "quickstart: the test suite on Intel's OpenCL CPU runtime"
   (
     eval "$intel_env"
     ./tools/clsort devices | grep -E '^(Platform|clsort uses)' || true  # both platforms, and the one tested
-    ctest -j "$jobs" --output-on-failure --timeout 1500 -LE 'oclgrind|doctest' \
+    ctest -j "$jobs" --output-on-failure --timeout 1500 -LE 'oclgrind|doctest|mpi' \
       -E '^(reliability/no_fp64|package/(no_clfinish|consumer_.*))$'
   ) || status=$?
   exit "$status"

@@ -87,26 +87,24 @@ clsort::Options options_of(bool descending, const std::string& algorithm) {
   return o;
 }
 
-// Whether a NumPy dtype (as DLPack sees it) holds keys of `type`: the package's dtype table decides, this
-// only keeps a wrong pairing from reaching the device.
+// Whether an array (as DLPack sees it) holds keys of `type`: the package's dtype map decides, this only
+// keeps a wrong pairing from reaching the device. NumPy has no bfloat16: the package passes ml_dtypes'
+// bfloat16 keys as their bits, a uint16 view, as the C API takes them.
 bool holds(clsort::KeyType type, nb::dlpack::dtype dt) {
   using C = nb::dlpack::dtype_code;
-  C code = C::UInt;
-  switch (type) {
-    case clsort::KeyType::u32:
-    case clsort::KeyType::u64:
-      code = C::UInt;
-      break;
-    case clsort::KeyType::i32:
-    case clsort::KeyType::i64:
-      code = C::Int;
-      break;
-    case clsort::KeyType::f32:
-    case clsort::KeyType::f64:
-      code = C::Float;
-      break;
+  const clsort::KeyTypeInfo* row = clsort::find_key_type(type);
+  if (!row || dt.bits != 8 * row->bytes || dt.lanes != 1) return false;
+  switch (row->kind) {
+    case clsort::KeyKind::unsigned_int:
+      return dt.code == std::uint8_t(C::UInt);
+    case clsort::KeyKind::signed_int:
+      return dt.code == std::uint8_t(C::Int);
+    case clsort::KeyKind::ieee_float:
+      return dt.code == std::uint8_t(C::Float);
+    case clsort::KeyKind::bfloat:
+      return dt.code == std::uint8_t(C::Bfloat) || dt.code == std::uint8_t(C::UInt);
   }
-  return dt.code == std::uint8_t(code) && dt.bits == 8 * clsort::key_size(type) && dt.lanes == 1;
+  return false;
 }
 
 using KeysIn = nb::ndarray<nb::ndim<1>, nb::c_contig, nb::device::cpu>;
@@ -253,13 +251,28 @@ NB_MODULE(_clsort, m) {
     }
   });
 
-  nb::enum_<clsort::KeyType>(m, "KeyType")
-      .value("u32", clsort::KeyType::u32)
-      .value("i32", clsort::KeyType::i32)
-      .value("f32", clsort::KeyType::f32)
-      .value("u64", clsort::KeyType::u64)
-      .value("i64", clsort::KeyType::i64)
-      .value("f64", clsort::KeyType::f64);
+  // The library's key-type table (clsort/key_types.h), from which the package builds its dtype map.
+  nb::enum_<clsort::KeyType> key_type(m, "KeyType");
+  for (const clsort::KeyTypeInfo& row : clsort::key_types()) key_type.value(row.name, row.type);
+  m.def(
+      "key_types",
+      [] {
+        nb::list rows;
+        for (const clsort::KeyTypeInfo& row : clsort::key_types()) {
+          nb::dict d;
+          d["name"] = row.name;
+          d["type"] = row.type;
+          d["value"] = row.c_value;
+          d["bytes"] = row.bytes;
+          d["kind"] = clsort::to_string(row.kind);
+          d["is_float"] = row.is_float();
+          rows.append(d);
+        }
+        return rows;
+      },
+      "The key types the library sorts, in the order of their values: dicts of name, type (KeyType), value "
+      "(clsort_key_type's in C), bytes, kind ('unsigned_int', 'signed_int', 'ieee_float', 'bfloat') and "
+      "is_float.");
 
   nb::list algorithms;
   for (clsort::Algorithm a :

@@ -2,6 +2,7 @@
 // messages and outputs, and that a failed run creates nothing and leaves an existing output untouched.
 #include <doctest/doctest.h>
 
+#include <clsort/clsort.hpp>
 #include <clsort/key_transform.hpp>
 #include <clsort/version.hpp>
 
@@ -423,6 +424,36 @@ TEST_CASE("cli help and version") {
   CHECK(r.code == 2);
   r = d.run("frobnicate");
   CHECK(r.code == 2);
+}
+
+// The command line's key-type names are the library's table (clsort::key_types()), in its order.
+TEST_CASE("cli key types") {
+  std::vector<std::string> table;
+  for (const clsort::KeyTypeInfo& t : clsort::key_types()) table.push_back(t.name);
+  // CLI11 lists an option's allowed names in --help as "--option TEXT:{a,b,c}".
+  auto listed = [](const std::string& help, const std::string& option) {
+    const std::size_t at = help.find(option + " TEXT:{");
+    REQUIRE_MESSAGE(at != std::string::npos, option);
+    const std::size_t begin = help.find('{', at) + 1, end = help.find('}', begin);
+    std::vector<std::string> names;
+    std::istringstream in(help.substr(begin, end - begin));
+    for (std::string name; std::getline(in, name, ',');) names.push_back(name);
+    return names;
+  };
+  Dir d("key_types");
+  Result r = d.run("sort --help");
+  REQUIRE(r.code == 0);
+  CHECK(listed(r.out, "--type") == table);
+  CHECK(listed(r.out, "--values-type") == table);
+  r = d.run("bench --help");
+  REQUIRE(r.code == 0);
+  CHECK(listed(r.out, "--types") == table);
+  // lexsort's TYPE of TYPE[:desc]=FILE: an unknown one lists the table's names.
+  r = d.run("lexsort -k u31=keys.bin");
+  CHECK(r.code == 1);
+  std::string expected;
+  for (const std::string& name : table) expected += (expected.empty() ? "" : ", ") + name;
+  CHECK(r.err.find("unknown key type 'u31' (expected one of " + expected + ")") != std::string::npos);
 }
 
 TEST_CASE("cli devices") {

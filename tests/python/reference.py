@@ -3,8 +3,35 @@ finer one (floats: -0.0 before +0.0, NaNs among themselves by bit pattern), and 
 
 import numpy as np
 
-DTYPES = [np.uint32, np.int32, np.float32, np.uint64, np.int64, np.float64]
-UINT = {4: np.uint32, 8: np.uint64}
+try:
+    import ml_dtypes
+
+    BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+except ImportError:  # the package sorts bf16 keys only with ml_dtypes installed (test_keys.py checks)
+    ml_dtypes = None
+    BFLOAT16 = None
+
+# Every key type of the library: NumPy's dtypes, and ml_dtypes' bfloat16 where it is installed.
+DTYPES = [np.uint32, np.int32, np.float32, np.uint64, np.int64, np.float64, np.uint8, np.int8, np.uint16,
+          np.int16, np.float16] + ([BFLOAT16] if BFLOAT16 is not None else [])
+UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def is_bfloat16(dtype):
+    return BFLOAT16 is not None and np.dtype(dtype) == BFLOAT16
+
+
+def is_float(dtype):
+    return np.dtype(dtype).kind == "f" or is_bfloat16(dtype)
+
+
+def finfo(dtype):
+    return ml_dtypes.finfo(dtype) if is_bfloat16(dtype) else np.finfo(dtype)
+
+
+def numeric(a):
+    """`a` where NumPy computes on it: bfloat16 as float32 (exact: the same values, NaNs and zeros)."""
+    return a.astype(np.float32) if is_bfloat16(a.dtype) else a
 
 
 def bits(x):
@@ -16,6 +43,7 @@ def bits(x):
 def numpy_stable_perm(a, descending):
     """NumPy's stable permutation: np.argsort(kind="stable"), or for descending what NumPy 2.5's
     np.argsort(stable=True, descending=True) returns: equal keys in input order, NaNs last."""
+    a = numeric(a)
     if not descending:
         return np.argsort(a, kind="stable")
     n = len(a)
@@ -38,12 +66,12 @@ def clsort_perm(a, descending):
     """The permutation clsort must return: NumPy's, with its ties among zeros and among NaNs broken as
     clsort orders floats totally."""
     perm = numpy_stable_perm(a, descending).copy()
-    if a.dtype.kind != "f" or len(a) == 0:
+    if not is_float(a.dtype) or len(a) == 0:
         return perm
     b = bits(a)
     u = b.dtype.type
     sign = (b >> u(8 * b.itemsize - 1)).astype(bool)
-    s = a[perm]
+    s = numeric(a)[perm]
     # The zeros are one run in NumPy's order: -0.0 first ascending, +0.0 first descending.
     zeros = s == 0
     zsign = sign[perm][zeros]
@@ -71,7 +99,7 @@ SIZES = [0, 1, 2, 3, 7, 31, 97, 1009, 2048, 2049, 4099, 65537, 300007]
 
 def _random(rng, dtype, n):
     dtype = np.dtype(dtype)
-    if dtype.kind == "f":
+    if is_float(dtype):
         return (rng.standard_normal(n) * 1e3).astype(dtype)
     info = np.iinfo(dtype)
     return rng.integers(info.min, info.max, size=n, dtype=dtype, endpoint=True)
@@ -79,8 +107,8 @@ def _random(rng, dtype, n):
 
 def _extremes(dtype):
     dtype = np.dtype(dtype)
-    if dtype.kind == "f":
-        f = np.finfo(dtype)
+    if is_float(dtype):
+        f = finfo(dtype)
         return np.array([f.min, f.max, -f.tiny, f.tiny, -f.smallest_subnormal, f.smallest_subnormal, 0.0,
                          -0.0, -np.inf, np.inf, 1.0, -1.0], dtype=dtype)
     info = np.iinfo(dtype)
@@ -92,7 +120,7 @@ def _float_specials(dtype):
     dtype = np.dtype(dtype)
     u = UINT[dtype.itemsize]
     w = 8 * dtype.itemsize
-    mant = 23 if w == 32 else 52
+    mant = finfo(dtype).nmant
     exp_all = ((1 << (w - 1 - mant)) - 1) << mant
     sign = 1 << (w - 1)
     patterns = [exp_all | (1 << (mant - 1)),  # the quiet NaN np.nan is
@@ -128,7 +156,7 @@ def make(dist, dtype, n, seed):
                             endpoint=True).view(dtype)
     if dist == "specials":  # random data with the special values of the type mixed in, a third of it
         x = _random(rng, dtype, n)
-        sp = _float_specials(dtype) if dtype.kind == "f" else _extremes(dtype)
+        sp = _float_specials(dtype) if is_float(dtype) else _extremes(dtype)
         where = rng.random(n) < 1 / 3
         x[where] = rng.choice(sp, size=int(where.sum()))
         return x

@@ -9,9 +9,9 @@ from numpy.testing import assert_array_equal
 
 import clsort
 
-INTS = [np.int32, np.int64]
-UINTS = [np.uint32, np.uint64]
-FLOATS = [np.float32, np.float64]
+INTS = [np.int8, np.int16, np.int32, np.int64]
+UINTS = [np.uint8, np.uint16, np.uint32, np.uint64]
+FLOATS = [np.float16, np.float32, np.float64]
 # Selection sort is O(n^2) and odd-even one launch per phase: the NumPy cases are small enough for both.
 ALGORITHMS = clsort.ALGORITHMS
 
@@ -74,7 +74,7 @@ def test_sort_degraded():
     assert_array_equal(d[clsort.argsort(d)], expected)
 
 
-@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.float32])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.float32, np.int8, np.uint16, np.float16])
 def test_argsort(dtype):
     a = np.arange(101, dtype=dtype)
     b = a[::-1].copy()
@@ -201,7 +201,7 @@ def test_large_arrays(dtype):
     assert_array_equal(clsort.argsort(arr), np.argsort(arr, kind="stable"))
 
 
-@pytest.mark.parametrize("dtype", ["<f8", ">f8", ">i4", ">u8"])
+@pytest.mark.parametrize("dtype", ["<f8", ">f8", ">i4", ">u8", ">f2", ">i2"])
 def test_byte_swapped(dtype):
     # NumPy checks argsort of byte-swapped complex arrays (gh-5441); clsort's keys in either byte order.
     a = np.array([3, 1, 2, 0, 7, 5], dtype=dtype)

@@ -35,6 +35,7 @@
 #include <CL/cl.h>
 #endif
 
+#include "clsort/key_types.h" /* CLSORT_KEY_TYPES, the table clsort_key_type derives from */
 #include "clsort/version.hpp" /* CLSORT_VERSION_STRING and friends: plain macros, valid C */
 
 /** Marks the C functions as exported from the shared library whatever visibility it is compiled with. */
@@ -69,22 +70,18 @@ typedef enum clsort_status {
   CLSORT_ERROR_INTERNAL = 6
 } clsort_status;
 
-/** Key types. Values of sort_by_key are of any width from 1 byte (only their width matters). */
+/** Key types: CLSORT_KEY_<NAME> for each row of CLSORT_KEY_TYPES (clsort/key_types.h), with the row's value:
+ * CLSORT_KEY_U32, _I32, _F32 (float), _U64, _I64, _F64 (double), _U8, _I8, _U16, _I16, _F16 (IEEE
+ * binary16) and _BF16 (bfloat16); 16-bit floats are passed as their bits (uint16_t) and order like float.
+ * Values of sort_by_key are of any width from 1 byte (only their width matters). */
+/* clang-format off */
 typedef enum clsort_key_type {
-  CLSORT_KEY_U32 = 0,                   /**< uint32_t */
-  CLSORT_KEY_I32 = 1,                   /**< int32_t */
-  CLSORT_KEY_F32 = 2,                   /**< float */
-  CLSORT_KEY_U64 = 3,                   /**< uint64_t */
-  CLSORT_KEY_I64 = 4,                   /**< int64_t */
-  CLSORT_KEY_F64 = 5,                   /**< double */
-  CLSORT_KEY_U8 = 6,                    /**< uint8_t */
-  CLSORT_KEY_I8 = 7,                    /**< int8_t */
-  CLSORT_KEY_U16 = 8,                   /**< uint16_t */
-  CLSORT_KEY_I16 = 9,                   /**< int16_t */
-  CLSORT_KEY_F16 = 10,                  /**< IEEE binary16, as its 16 bits (uint16_t); orders like float */
-  CLSORT_KEY_BF16 = 11,                 /**< bfloat16, as its 16 bits (uint16_t); orders like float */
+#define CLSORT_KEY_ENUMERATOR(name, NAME, value, bytes, kind, cpp_type) CLSORT_KEY_##NAME = value,
+  CLSORT_KEY_TYPES(CLSORT_KEY_ENUMERATOR)
+#undef CLSORT_KEY_ENUMERATOR
   CLSORT_KEY_TYPE_MAX_ENUM = 0x7FFFFFFF /**< not a key type: makes any int a valid value in C++ */
 } clsort_key_type;
+/* clang-format on */
 
 /** Flags: an order ORed with at most one algorithm. 0 is ascending with the automatic choice. */
 typedef unsigned int clsort_flags;

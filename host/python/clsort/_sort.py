@@ -6,7 +6,7 @@ import threading
 import numpy as np
 
 from . import _clsort
-from ._keys import is_float, key_type
+from ._keys import as_keys, key_row
 
 ALGORITHMS = tuple(_clsort.ALGORITHMS)
 
@@ -34,11 +34,11 @@ def _check_order(descending, algorithm):
 
 
 def _keys_of(a, what="a"):
-    """`a` as a 1-D ndarray of a key type, and that key type."""
+    """`a` as a 1-D ndarray of a key type, and that key type's row (_keys.KeyRow)."""
     arr = np.asarray(a)
     if arr.ndim != 1:
         raise ValueError(f"clsort: {what} must be 1-D, not {arr.ndim}-D with shape {arr.shape}")
-    return arr, key_type(arr.dtype, what)
+    return arr, key_row(arr.dtype, what)
 
 
 def _native_copy(arr):
@@ -49,12 +49,13 @@ def _native_copy(arr):
 def _leading_nans(keys_at, n):
     """How many NaNs lead a descending result, found by bisection: they are a prefix."""
     lo, hi = 0, n
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if np.isnan(keys_at(mid)):
-            lo = mid + 1
-        else:
-            hi = mid
+    with np.errstate(invalid="ignore"):  # ml_dtypes' isnan of a bfloat16 NaN raises the invalid flag
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if np.isnan(keys_at(mid)):
+                lo = mid + 1
+            else:
+                hi = mid
     return lo
 
 
@@ -113,15 +114,15 @@ class Sorter:
         descending = _check_order(descending, algorithm)
         if _is_cl_array(a):
             return self._sort_device(a, None, descending, algorithm)
-        arr, kt = _keys_of(a)
+        arr, row = _keys_of(a)
         if arr.flags.c_contiguous and arr.dtype.isnative:
             # Sorted straight from `a` into the new array: no copy of `a` first.
             out = np.empty(len(arr), dtype=arr.dtype)
-            self._impl.sort_copy_host(kt, arr, out, descending, algorithm)
+            self._impl.sort_copy_host(row.type, as_keys(row, arr), as_keys(row, out), descending, algorithm)
         else:
             out = _native_copy(arr)
-            self._impl.sort_host(kt, out, None, descending, algorithm)
-        if descending and is_float(out.dtype):
+            self._impl.sort_host(row.type, as_keys(row, out), None, descending, algorithm)
+        if descending and row.is_float:
             _nans_last([out], _leading_nans(out.__getitem__, len(out)))
         return out if out.dtype == arr.dtype else out.astype(arr.dtype)
 
@@ -133,11 +134,11 @@ class Sorter:
                 "clsort: argsort takes NumPy arrays; for a pyopencl array, sort_by_key it with "
                 "pyopencl.array.arange(queue, n, dtype=np.uint32) as values"
             )
-        arr, kt = _keys_of(a)
+        arr, row = _keys_of(a)
         keys = np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("="))
         out = np.empty(len(keys), dtype=np.int64)
-        self._impl.argsort_host(kt, keys, out, descending, algorithm)
-        if descending and is_float(keys.dtype):
+        self._impl.argsort_host(row.type, as_keys(row, keys), out, descending, algorithm)
+        if descending and row.is_float:
             _nans_last([out], _leading_nans(lambda i: keys[out[i]], len(out)))
         return out
 
@@ -152,7 +153,7 @@ class Sorter:
             if not (_is_cl_array(keys) and _is_cl_array(values)):
                 raise TypeError("clsort: keys and values must both be pyopencl arrays, or neither")
             return self._sort_device(keys, values, descending, algorithm)
-        karr, kt = _keys_of(keys, "keys")
+        karr, row = _keys_of(keys, "keys")
         varr = np.asarray(values)
         if varr.ndim != 1:
             raise ValueError(f"clsort: values must be 1-D, not {varr.ndim}-D with shape {varr.shape}")
@@ -165,11 +166,12 @@ class Sorter:
         out_v = np.array(varr, order="C", copy=True)  # values' bits only move: any dtype, any byte order
         width = out_v.dtype.itemsize
         if width in (4, 8):
-            self._impl.sort_host(kt, out_k, out_v.view(np.uint32 if width == 4 else np.uint64), descending,
-                                 algorithm)
+            values = out_v.view(np.uint32 if width == 4 else np.uint64)
+            self._impl.sort_host(row.type, as_keys(row, out_k), values, descending, algorithm)
         else:
-            self._impl.sort_host(kt, out_k, out_v.view(np.uint8), descending, algorithm, width)
-        if descending and is_float(out_k.dtype):
+            self._impl.sort_host(row.type, as_keys(row, out_k), out_v.view(np.uint8), descending, algorithm,
+                                 width)
+        if descending and row.is_float:
             _nans_last([out_k, out_v], _leading_nans(out_k.__getitem__, len(out_k)))
         return (out_k if out_k.dtype == karr.dtype else out_k.astype(karr.dtype)), out_v
 
@@ -177,14 +179,14 @@ class Sorter:
         """What a sort of n keys of `dtype` (with values of `values_dtype`) would run on this device: a dict
         with algorithm, shape, build_options, tuning_row and tuning."""
         descending = _check_order(descending, algorithm)
-        kt = key_type(np.dtype(dtype), "keys")
+        row = key_row(np.dtype(dtype), "keys")
         value_bytes = 0 if values_dtype is None else np.dtype(values_dtype).itemsize
-        return self._impl.plan(kt, int(n), value_bytes, descending, algorithm)
+        return self._impl.plan(row.type, int(n), value_bytes, descending, algorithm)
 
     def _sort_device(self, keys, values, descending, algorithm):
         import pyopencl as cl
 
-        kt = key_type(keys.dtype, "keys")
+        row = key_row(keys.dtype, "keys")
         if not keys.dtype.isnative:
             raise TypeError(f"clsort: keys of dtype {keys.dtype} are not in native byte order")
         for what, x in (("keys", keys), ("values", values)):
@@ -208,7 +210,7 @@ class Sorter:
         kbuf = _buffer_of(keys)
         vbuf = _buffer_of(values) if values is not None else None
         done = self._impl.sort_buffer(
-            kt, kbuf.int_ptr, vbuf.int_ptr if vbuf is not None else 0, value_bytes, keys.size, descending,
+            row.type, kbuf.int_ptr, vbuf.int_ptr if vbuf is not None else 0, value_bytes, keys.size, descending,
             algorithm, wait,
         )
         event = cl.Event.from_int_ptr(done.int_ptr, retain=True)  # pyopencl's own reference; ours goes
@@ -305,8 +307,9 @@ def _module_sorter(a, device):
 def sort(a, descending=False, algorithm="automatic", device=None):
     """A sorted copy of the 1-D array `a`, like ``np.sort(a)``.
 
-    `a`: any 1-D array of uint32, int32, float32, uint64, int64 or float64 (other dtypes raise TypeError,
-    other dimensions ValueError); non-contiguous and byte-swapped arrays are copied first, and the result
+    `a`: any 1-D array of a dtype of ``clsort.KEY_DTYPES``: (u)int8 to (u)int64, float16 to float64, and
+    ml_dtypes' bfloat16 where ml_dtypes is installed (other dtypes raise TypeError, other dimensions
+    ValueError); non-contiguous and byte-swapped arrays are copied first, and the result
     has `a`'s dtype. `algorithm`: one of ``clsort.ALGORITHMS`` ("automatic" picks by n, dtype and
     device). `device`: see ``Sorter``; None is the default device. Raises clsort.Error for failures in
     clsort or OpenCL; `a` is never changed unless it is a pyopencl array.

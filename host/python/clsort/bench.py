@@ -13,7 +13,7 @@ import numpy as np
 
 import clsort
 
-from ._keys import key_type
+from ._keys import as_keys, key_row
 
 
 def median_seconds(f, reps):
@@ -29,7 +29,7 @@ def median_seconds(f, reps):
 def keys(dtype, n, seed=1):
     rng = np.random.default_rng(seed)
     dtype = np.dtype(dtype)
-    if dtype.kind == "f":
+    if key_row(dtype).is_float:
         return rng.standard_normal(n).astype(dtype)
     info = np.iinfo(dtype)
     return rng.integers(info.min, info.max, size=n, dtype=dtype, endpoint=True)
@@ -73,15 +73,15 @@ def overhead_rows(dtypes, n, reps):
     sorter = clsort._sort._sorter(None)
     for dtype in dtypes:
         a = keys(dtype, n)
-        kt = key_type(a.dtype)
+        row = key_row(a.dtype)
         sorter.sort(a)
         py, cxx, reused = [], [], []
         for _ in range(reps):
             start = time.perf_counter()
             sorter.sort(a)
             py.append(time.perf_counter() - start)
-            cxx += sorter._impl.time_sort_copy(kt, a, 1, True)
-            reused += sorter._impl.time_sort_copy(kt, a, 1, False)
+            cxx += sorter._impl.time_sort_copy(row.type, as_keys(row, a), 1, True)
+            reused += sorter._impl.time_sort_copy(row.type, as_keys(row, a), 1, False)
         p, c, r = statistics.median(py), statistics.median(cxx), statistics.median(reused)
         print(f"{np.dtype(dtype).name:8} {ms(p)} {ms(c)} {ms(r)} {p / min(c, r):10.3f}")
 

@@ -54,6 +54,16 @@ struct ProgramSpec {
   mutable Memo key_;
 };
 
+/// Whether the sort passes carry values of `value_bytes` themselves (0: no values, 4, 8).
+inline bool carried_by_passes(std::size_t value_bytes) {
+  return value_bytes == 0 || value_bytes == 4 || value_bytes == 8;
+}
+/// The value width the passes carry for values of `value_bytes` that do not ride them at their own width:
+/// 4 or 8 for narrower values widened into those slots, the 32-bit indices for wider values moved by index.
+inline std::size_t pass_width(std::size_t value_bytes) {
+  return carried_by_passes(value_bytes) ? value_bytes : value_bytes > 4 && value_bytes < 8 ? 8 : 4;
+}
+
 /// What every plan function reads.
 struct PlanInput {
   const DeviceFacts& device;
@@ -125,15 +135,6 @@ struct OddEvenPlan {
   ProgramSpec program;
   std::uint32_t tiles = 0;
 };
-/// Radix selection (top_k, select; kernels/radix_select.cl): not a sort, so not one of Plan's alternatives.
-struct SelectPlan {
-  ProgramSpec program;
-  unsigned wg = 256, items = 8;
-  std::uint32_t groups = 1;  // work-groups of every level's launch, each looping over tiles
-  unsigned levels = 8;       // bytes of the composite (key code, 32-bit index)
-  unsigned state_words = 0;  // STATE_WORDS of kernels/radix_select.cl
-};
-SelectPlan plan_select(const PlanInput& in);
 
 using Plan = std::variant<RadixPlan, BitonicPlan, MergePlan, SelectionPlan, OddEvenPlan>;
 

@@ -95,16 +95,12 @@ struct Name {
   T cpp;
 };
 
-constexpr Name<clsort_key_type, clsort::KeyType> kKeyTypes[] = {
-    {CLSORT_KEY_U32, clsort::KeyType::u32}, {CLSORT_KEY_I32, clsort::KeyType::i32},
-    {CLSORT_KEY_F32, clsort::KeyType::f32}, {CLSORT_KEY_U64, clsort::KeyType::u64},
-    {CLSORT_KEY_I64, clsort::KeyType::i64}, {CLSORT_KEY_F64, clsort::KeyType::f64},
-    {CLSORT_KEY_U8, clsort::KeyType::u8},   {CLSORT_KEY_I8, clsort::KeyType::i8},
-    {CLSORT_KEY_U16, clsort::KeyType::u16}, {CLSORT_KEY_I16, clsort::KeyType::i16},
-    {CLSORT_KEY_F16, clsort::KeyType::f16}, {CLSORT_KEY_BF16, clsort::KeyType::bf16},
-};
-// A key type added to clsort.h needs its row here.
-static_assert(std::size(kKeyTypes) == CLSORT_KEY_BF16 + 1);
+// Both key-type enums come from clsort/key_types.h; the table's C values are the C enumerators.
+#define CLSORT_KEY_C_VALUE(name, NAME, value, bytes, kind, cpp_type)                        \
+  static_assert(CLSORT_KEY_##NAME == clsort::find_key_type(clsort::KeyType::name)->c_value, \
+                "CLSORT_KEY_" #NAME);
+CLSORT_KEY_TYPES(CLSORT_KEY_C_VALUE)
+#undef CLSORT_KEY_C_VALUE
 
 constexpr Name<clsort_flags, clsort::Algorithm> kAlgorithms[] = {
     {CLSORT_ALGORITHM_AUTOMATIC, clsort::Algorithm::automatic},
@@ -126,7 +122,12 @@ bool look_up(const Name<C, T> (&table)[N], C c, T* out) {
 }
 
 bool to_key_type(clsort_key_type t, clsort::KeyType* out) {
-  return look_up(kKeyTypes, t, out);
+  for (const clsort::KeyTypeInfo& row : clsort::key_types())
+    if (row.c_value == int(t)) {
+      *out = row.type;
+      return true;
+    }
+  return false;
 }
 
 bool to_options(clsort_flags flags, clsort::Options* out) {

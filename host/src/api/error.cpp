@@ -103,31 +103,20 @@ const char* to_string(Algorithm a) noexcept {
 }
 
 const char* to_string(KeyType t) noexcept {
-  switch (t) {
-    case KeyType::u32:
-      return "u32";
-    case KeyType::i32:
-      return "i32";
-    case KeyType::f32:
-      return "f32";
-    case KeyType::u64:
-      return "u64";
-    case KeyType::i64:
-      return "i64";
-    case KeyType::f64:
-      return "f64";
-    case KeyType::u8:
-      return "u8";
-    case KeyType::i8:
-      return "i8";
-    case KeyType::u16:
-      return "u16";
-    case KeyType::i16:
-      return "i16";
-    case KeyType::f16:
-      return "f16";
-    case KeyType::bf16:
-      return "bf16";
+  const KeyTypeInfo* row = find_key_type(t);
+  return row ? row->name : "?";
+}
+
+const char* to_string(KeyKind k) noexcept {
+  switch (k) {
+    case KeyKind::unsigned_int:
+      return "unsigned_int";
+    case KeyKind::signed_int:
+      return "signed_int";
+    case KeyKind::ieee_float:
+      return "ieee_float";
+    case KeyKind::bfloat:
+      return "bfloat";
   }
   return "?";
 }
@@ -145,26 +134,26 @@ Algorithm parse_algorithm(const std::string& name) {
       "unknown algorithm '" + name + "' (expected automatic, radix, bitonic, selection, odd_even or merge)");
 }
 
+KeyType parse_key_type(const std::string& name) {
+  if (const KeyTypeInfo* row = find_key_type(name)) return row->type;
+  std::string expected;
+  for (const KeyTypeInfo& row : key_types()) expected += std::string(expected.empty() ? "" : ", ") + row.name;
+  detail::throw_argument_error("key_type",
+                               "unknown key type '" + name + "' (expected one of " + expected + ")");
+}
+
 std::size_t key_size(KeyType t) noexcept {
-  switch (t) {
-    case KeyType::u64:
-    case KeyType::i64:
-    case KeyType::f64:
-      return 8;
-    case KeyType::u16:
-    case KeyType::i16:
-    case KeyType::f16:
-    case KeyType::bf16:
-      return 2;
-    case KeyType::u8:
-    case KeyType::i8:
-      return 1;
-    default:
-      return 4;
-  }
+  const KeyTypeInfo* row = find_key_type(t);
+  return row ? row->bytes : 0;
 }
 
 namespace detail {
+
+const KeyTypeInfo& key_type_row(KeyType type, const std::string& argument) {
+  const KeyTypeInfo* row = find_key_type(type);
+  if (!row) throw_argument_error(argument, "is not a KeyType (" + std::to_string(unsigned(type)) + ")");
+  return *row;
+}
 
 void throw_cl_error(cl_int status, const char* call) {
   std::ostringstream msg;

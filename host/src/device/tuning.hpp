@@ -67,14 +67,13 @@ struct RadixPolicy {
   // Onesweep: reads of an earlier tile's look-back word before counting its keys instead; 0: always count
   unsigned spins = 1u << 20;
   // 1: values of 16 bytes ride the passes beside their keys where the plan is Onesweep with the
-  // multisplit ranking; 0 (and other plans): sorted as 32-bit indices, then moved once (host/src/permute.cpp)
+  // multisplit ranking; 0 (and other plans): sorted as 32-bit indices, then moved once (dispatch/values.cpp)
   unsigned values16 = 0;
-  // From this n on, one stable MSD partition by the top digit first (host/src/dispatch/split.cpp), each
-  // bucket then sorted apart: the passes count in 32 bits, so n >= 2^32 needs it; lower only to test it
+  // From this n on, one stable MSD partition by the top digit first (dispatch/split.cpp), each bucket then
+  // sorted apart: the passes count in 32 bits, so n >= 2^32 needs it; lower only to test it
   std::uint64_t split_min = std::uint64_t(1) << 32;
   // The split path's pieces (keys, rounded down to the sub-buffer alignment): each is sorted by the top
-  // digit apart (host/src/dispatch/split.cpp), so a piece must hold fewer than 2^32 keys; lower only to
-  // test it
+  // digit apart (dispatch/split.cpp), so a piece must hold fewer than 2^32 keys; lower only to test it
   std::uint64_t split_piece = std::uint64_t(1) << 28;
   // The most keys one sort of the passes takes (a whole sort, a piece, a bucket of the split path): more
   // take the split path, and a bucket of more is partitioned again by its next digit. The passes count
@@ -147,7 +146,7 @@ struct HostPolicy {
 
 struct Tuning {
   std::string row = "any/any/default";  // the most specific table row that matched
-  std::string measured;                 // where and when that row was measured (docs/tuning.md)
+  std::string measured;                 // where and how that row was measured (its figures: docs/tuning.md)
   RadixPolicy radix;
   BitonicPolicy bitonic;
   SelectionPolicy selection;
@@ -177,6 +176,17 @@ inline unsigned radix_mask_banks(unsigned subgroups) {
 /// parameter once, at its last value: what a Sorter keeps of every tune() call.
 std::string merge_overrides(const std::string& earlier, const std::string& later);
 
+/// One row of the tuning table: its name (vendor/class/device, then /keysN and /values or /no-values where
+/// it is for some widths only), the parameters it sets, and where and how it was measured.
+struct TuningRow {
+  std::string name, params, measured;
+};
+/// Every row of the table, in the order rows apply.
+std::vector<TuningRow> tuning_rows();
+/// The rows (indices into tuning_rows()) that apply to `device` and these widths, in the order they apply:
+/// what tuning_for applies before the overrides.
+std::vector<std::size_t> matching_rows(const DeviceFacts& device, unsigned key_bytes, unsigned value_bytes);
+
 /// The table's rows for `device` and keys of `key_bytes` with values of `value_bytes` (0: keys alone),
 /// then `overrides` (CLSORT_TUNING, Sorter::tune). Not yet fitted to the device's limits.
 Tuning tuning_for(const DeviceFacts& device, unsigned key_bytes, unsigned value_bytes,
@@ -185,6 +195,7 @@ Tuning tuning_for(const DeviceFacts& device, unsigned key_bytes, unsigned value_
 /// Clamps work-group sizes and tiles to what `device` supports for keys of `key_bytes` and values of
 /// `value_bytes` (local memory use depends on both), and drops what it cannot run: sub-group primitives
 /// its extensions do not offer, register caps where binaries are not PTX or above a work-group's share.
+/// One function per policy (device/fit.cpp).
 Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, unsigned value_bytes);
 
 }  // namespace clsort::detail

@@ -17,8 +17,8 @@
 #include <limits>
 #include <numeric>
 
+#include "dispatch/execute.hpp"
 #include "engine/run.hpp"
-#include "engine/sorter_impl.hpp"
 
 namespace clsort::detail {
 
@@ -27,6 +27,12 @@ namespace {
 constexpr unsigned kRadix = 256;     // PART_RADIX of kernels/partition.cl
 constexpr unsigned kPartWg = 256;    // PART_WG at most
 constexpr unsigned kPartItems = 32;  // PART_ITEMS
+// The partition's scratch: the partitioned keys and values, the per-piece counts and offsets, the buckets'
+// layout.
+enum SplitScratch : unsigned { kSplitKeys, kSplitValues, kSplitCounts, kSplitOffsets, kSplitBuckets };
+constexpr const char* scratch_owner(SplitScratch) {
+  return "split";
+}
 constexpr std::uint64_t kMax32 = std::numeric_limits<std::uint32_t>::max();
 
 // The most keys one sort of the passes takes: a piece or a bucket.
@@ -54,7 +60,7 @@ class Split {
         options_(options),
         q_{s.queue, s.profiling, s.in_order},
         after_(std::move(wait)) {
-    const RadixPolicy& radix = s.tuning(unsigned(kb_), unsigned(carried_width(vb_))).radix;
+    const RadixPolicy& radix = s.tuning(unsigned(kb_), unsigned(pass_width(vb_))).radix;
     most_ = most_keys(radix);
     // Bucket and piece starts: a multiple of `align` elements puts both the keys and the values on the
     // device's sub-buffer alignment (powers of two, the alignment at least the widest element).
@@ -295,17 +301,6 @@ class Split {
 };
 
 }  // namespace
-
-std::uint64_t most_sort_keys(const Sorter::Impl& s, KeyType type) {
-  return most_keys(s.tuning(unsigned(key_size(type)), 0).radix);
-}
-
-bool needs_split(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
-                 const Options& options) {
-  if (n <= 1 || options.algorithm != Algorithm::radix) return false;
-  const RadixPolicy& radix = s.tuning(unsigned(key_size(type)), unsigned(carried_width(value_bytes))).radix;
-  return n > most_keys(radix) || n >= radix.split_min;
-}
 
 cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                              std::size_t value_bytes, std::size_t n, const Options& options,

@@ -5,12 +5,19 @@
 // moves once, through the permutation (kernels/permute.cl), instead of riding every pass.
 #include <algorithm>
 
+#include "dispatch/execute.hpp"
 #include "engine/run.hpp"
-#include "engine/sorter_impl.hpp"
 
 namespace clsort::detail {
 
 namespace {
+
+// The indices sorted with the keys and the values saved for the gather (or their widened copies); argsort
+// of device keys: the copy of the keys it sorts.
+enum ValuesScratch : unsigned { kScratchPermIndex, kScratchPermValues, kScratchArgsortKeys };
+constexpr const char* scratch_owner(ValuesScratch) {
+  return "values";
+}
 
 // The widest unit of 16, 8, 4, 2 or 1 bytes that divides the value width: what one work-item moves.
 unsigned unit_of(std::size_t value_bytes) {
@@ -46,26 +53,21 @@ std::vector<cl::Event> after(Run& run) {
   return {run.finish()};
 }
 
-}  // namespace
-
-bool carried_by_passes(std::size_t value_bytes) {
-  return value_bytes == 0 || value_bytes == 4 || value_bytes == 8;
+// The commands before the keys' sort (after the caller's `wait`) or after it (after s.last, the sort's).
+Run value_run(Sorter::Impl& s, const CallPlan& plan, const cl::Buffer& keys, const cl::Buffer& values,
+              std::vector<cl::Event> wait) {
+  return Run::for_call(s, plan.type, plan.options, keys, &values, unsigned(plan.value_bytes), plan.n,
+                       std::move(wait));
 }
 
-cl::Event enqueue_sort_widened(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
-                               const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
-                               const Options& options, const std::vector<cl::Event>& wait) {
-  std::vector<cl::Event> deps = wait;
-  if (s.last()) deps.push_back(s.last);
-  const bool descending = options.order == Order::descending;
-  const Queue q{s.queue, s.profiling, s.in_order};
-  const std::uint32_t n32 = std::uint32_t(std::min<std::size_t>(n, ~0u));  // Run's n is informational here
-  Run stage(s, q, type, descending, keys, &values, unsigned(value_bytes), n32, std::move(deps));
-  if (n <= 1) {
-    s.last = stage.finish();
-    return s.last;
-  }
-  const std::size_t wide_bytes = carried_width(value_bytes);
+}  // namespace
+
+cl::Event enqueue_sort_widened(Sorter::Impl& s, const CallPlan& plan, const cl::Buffer& keys,
+                               const cl::Buffer& values, const std::vector<cl::Event>& wait) {
+  const std::size_t n = plan.n, value_bytes = plan.value_bytes;
+  Run stage = value_run(s, plan, keys, values, wait);
+  if (n <= 1) return s.last = stage.finish();
+  const std::size_t wide_bytes = plan.pass_value_bytes;
   ProgramSpec program = permute_program(s, 4);
   program.defines.set("PERM_WIDE", wide_bytes).set("PERM_BYTES", value_bytes);
   cl::Kernel widen = stage.kernel(program, "permute_widen");
@@ -73,9 +75,8 @@ cl::Event enqueue_sort_widened(Sorter::Impl& s, KeyType type, const cl::Buffer& 
   cl::Buffer wide = stage.scratch(kScratchPermValues, n * wide_bytes);
   set_args(widen, values, wide, cl_ulong(n));
   stage.launch(widen, launch_size(s, n), 256, "permute_widen");
-  const cl::Event sorted = enqueue_sort(s, type, keys, &wide, wide_bytes, n, options, after(stage));
-  Run back(s, q, type, descending, keys, &values, unsigned(value_bytes), n32,
-           q.in_order ? std::vector<cl::Event>{} : std::vector<cl::Event>{sorted});
+  execute(s, plan.in_passes(), keys, &wide, after(stage));
+  Run back = value_run(s, plan, keys, values, {});
   set_args(narrow, wide, values, cl_ulong(n));
   back.launch(narrow, launch_size(s, n), 256, "permute_narrow");
   s.last = back.finish();
@@ -114,58 +115,42 @@ void RangeCodes::write(Run& run, const cl::Buffer& keys, const cl::Buffer& codes
   run.launch(codes_, launch_size(run.s, n), 256, "permute_codes");
 }
 
-cl::Event enqueue_sort_permuted(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
-                                const cl::Buffer& values, std::size_t value_bytes, std::size_t n,
-                                const Options& options, const std::vector<cl::Event>& wait) {
-  std::vector<cl::Event> deps = wait;
-  if (s.last()) deps.push_back(s.last);
-  const bool descending = options.order == Order::descending;
-  const Queue q{s.queue, s.profiling, s.in_order};
-  Run stage(s, q, type, descending, keys, &values, unsigned(value_bytes), std::uint32_t(n), std::move(deps));
-  if (n <= 1) {
-    s.last = stage.finish();
-    return s.last;
-  }
+cl::Event enqueue_sort_by_index(Sorter::Impl& s, const CallPlan& plan, const cl::Buffer& keys,
+                                const cl::Buffer& values, const std::vector<cl::Event>& wait) {
+  const std::size_t n = plan.n, value_bytes = plan.value_bytes;
+  Run stage = value_run(s, plan, keys, values, wait);
+  if (n <= 1) return s.last = stage.finish();
   // Every kernel and buffer first: a failure then leaves the caller's data as it was. The indices are
-  // 64-bit where one sort of the passes cannot take all n keys (the split path, 2^32 keys and more).
-  const std::size_t index_bytes = n > most_sort_keys(s, type) ? 8 : 4;
+  // 64-bit where one sort of the passes cannot take all n keys (plan_call).
+  const std::size_t index_bytes = plan.pass_value_bytes;
   ValueMover mover(stage, value_bytes, index_bytes);
   cl::Buffer index = stage.scratch(kScratchPermIndex, n * index_bytes);
   cl::Buffer saved = stage.scratch(kScratchPermValues, n * value_bytes);
   mover.stage(stage, index, values, saved, n);
-  const cl::Event sorted = enqueue_sort(s, type, keys, &index, index_bytes, n, options, after(stage));
-  Run move(s, q, type, descending, keys, &values, unsigned(value_bytes), std::uint32_t(n),
-           q.in_order ? std::vector<cl::Event>{} : std::vector<cl::Event>{sorted});
+  execute(s, plan.in_passes(), keys, &index, after(stage));
+  Run move = value_run(s, plan, keys, values, {});
   mover.gather(move, saved, index, values, n);
   s.last = move.finish();
   return s.last;
 }
 
-cl::Event enqueue_argsort(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer& indices,
-                          std::size_t index_bytes, std::size_t n, const Options& options,
-                          const std::vector<cl::Event>& wait) {
-  std::vector<cl::Event> deps = wait;
-  if (s.last()) deps.push_back(s.last);
-  const Queue q{s.queue, s.profiling, s.in_order};
-  Run first(s, q, type, options.order == Order::descending, keys, nullptr, 0, std::uint32_t(n),
-            std::move(deps));
-  if (n == 0) {
-    s.last = first.finish();
-    return s.last;
-  }
+cl::Event execute_argsort(Sorter::Impl& s, const CallPlan& plan, const cl::Buffer& keys,
+                          const cl::Buffer& indices, const std::vector<cl::Event>& wait) {
+  const std::size_t n = plan.n;
+  Run first = Run::for_call(s, plan.type, plan.options, keys, nullptr, 0, n, wait);
+  if (n == 0) return s.last = first.finish();
   // The caller's keys stay as they are: a copy is sorted, the indices riding the passes as its values.
-  // An empty bit range orders nothing: the indices alone, in input order.
   cl::Kernel iota =
-      first.kernel(permute_program(s, 4), index_bytes == 8 ? "permute_iota64" : "permute_iota32");
-  const std::size_t kb = key_size(type);
-  const bool nothing = empty_range(type, options);
+      first.kernel(permute_program(s, 4), plan.value_bytes == 8 ? "permute_iota64" : "permute_iota32");
+  const std::size_t kb = key_size(plan.type);
+  // An empty bit range orders nothing: the indices alone, in input order.
   cl::Buffer copy;
-  if (!nothing) copy = first.scratch(kScratchArgsortKeys, n * kb);
+  if (!plan.orders_nothing) copy = first.scratch(kScratchArgsortKeys, n * kb);
   set_args(iota, indices, cl_ulong(n));
   first.launch(iota, launch_size(s, n), 256, "argsort_iota");
-  if (nothing) return s.last = first.finish();
+  if (plan.orders_nothing) return s.last = first.finish();
   first.copy(keys, copy, n * kb, "copy keys");
-  return enqueue_sort(s, type, copy, &indices, index_bytes, n, options, after(first));
+  return execute(s, plan, copy, &indices, after(first));
 }
 
 }  // namespace clsort::detail

@@ -9,6 +9,9 @@ namespace clsort::detail {
 
 [[noreturn]] void throw_cl_error(cl_int status, const char* call);
 [[noreturn]] void throw_argument_error(const std::string& argument, const std::string& message);
+/// The table's row of `type`; Error naming `argument` when `type` is not a KeyType (a cast from a bad
+/// integer), which every call refuses before it touches memory.
+const KeyTypeInfo& key_type_row(KeyType type, const std::string& argument = "type");
 
 }  // namespace clsort::detail
 

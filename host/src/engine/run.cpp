@@ -8,27 +8,9 @@
 namespace clsort::detail {
 
 namespace {
-// KIND_* of kernels/common.cl.
+// The KIND_* of kernels/common.cl that encodes keys of `t`: KeyKind's values are those macros'.
 unsigned kind_of(KeyType t) {
-  switch (t) {
-    case KeyType::u8:
-    case KeyType::u16:
-    case KeyType::u32:
-    case KeyType::u64:
-      return 0;
-    case KeyType::i8:
-    case KeyType::i16:
-    case KeyType::i32:
-    case KeyType::i64:
-      return 1;
-    case KeyType::f16:
-    case KeyType::f32:
-    case KeyType::f64:
-      return 2;
-    case KeyType::bf16:
-      return 3;
-  }
-  return 0;
+  return unsigned(key_type_row(t).kind);
 }
 }  // namespace
 
@@ -45,6 +27,15 @@ Run::Run(Sorter::Impl& sorter, Queue queue, KeyType key_type, bool desc, cl::Buf
       value_bytes(value_buffer ? vbytes : 0),
       n(count),
       deps_(std::move(wait)) {}
+
+Run Run::for_call(Sorter::Impl& s, KeyType type, const Options& options, cl::Buffer keys,
+                  const cl::Buffer* values, unsigned value_bytes, std::size_t n, std::vector<cl::Event> wait,
+                  bool in_order) {
+  if (s.last()) wait.push_back(s.last);
+  const std::uint32_t n32 = std::uint32_t(std::min<std::size_t>(n, ~std::uint32_t(0)));
+  return Run(s, {s.queue, s.profiling, s.in_order && in_order}, type, options.order == Order::descending,
+             std::move(keys), values, value_bytes, n32, std::move(wait));
+}
 
 cl::Kernel Run::kernel(const ProgramSpec& program, const std::string& name) {
   auto& by_name = s.kernels[program.key()];

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "algorithms/plan.hpp"
@@ -27,6 +28,14 @@ class Run {
   Run(Sorter::Impl& sorter, Queue queue, KeyType type, bool descending, cl::Buffer keys,
       const cl::Buffer* values, unsigned value_bytes, std::uint32_t n, std::vector<cl::Event> wait);
 
+  /// The Run of one call's commands on the Sorter's own queue, after `wait` and after the Sorter's
+  /// previous call (s.last); in the order options.order asks. n past 2^32 - 1 is clamped: drivers that
+  /// sort take fewer, and the others read their sizes from their own plans. `in_order` false gives every
+  /// command an event of its own, as on an out-of-order queue.
+  static Run for_call(Sorter::Impl& s, KeyType type, const Options& options, cl::Buffer keys,
+                      const cl::Buffer* values, unsigned value_bytes, std::size_t n,
+                      std::vector<cl::Event> wait, bool in_order = true);
+
   Sorter::Impl& s;
   const Queue q;
   const KeyType type;
@@ -47,6 +56,11 @@ class Run {
   /// The kernel `name` of `program` (built once per context and device, created once per Sorter).
   cl::Kernel kernel(const ProgramSpec& program, const std::string& name);
   cl::Buffer scratch(ScratchSlot slot, std::size_t bytes);
+  /// A slot of a module's own enum E, whose owner's name scratch_owner(E) gives (found beside E).
+  template <class E, class = std::enable_if_t<std::is_enum_v<E>>>
+  cl::Buffer scratch(E slot, std::size_t bytes) {
+    return scratch(ScratchSlot{scratch_owner(slot), unsigned(slot)}, bytes);
+  }
 
   void launch(cl::Kernel& k, std::size_t global, std::size_t local, const char* label);
   void copy(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, const char* label,
@@ -63,7 +77,7 @@ class Run {
 };
 
 /// Moves values of any width once through a permutation of 32- or 64-bit indices (kernels/permute.cl), for
-/// sorts that carry the indices in their place: enqueue_sort_permuted, the segmented sort's values.
+/// sorts that carry the indices in their place: enqueue_sort_by_index, the segmented sort's values.
 class ValueMover {
  public:
   /// Obtains (builds) the kernels through `run`, before anything is enqueued; index_bytes 4 or 8.
@@ -116,6 +130,21 @@ inline std::size_t round_up(std::size_t v, std::size_t m) {
   return (v + m - 1) / m * m;
 }
 
+/// The sorts' scratch (host/src/algorithms/): the passes' second copy of keys and values, the comparison
+/// sorts' indices, the radix counts and totals, and Onesweep's state and look-back words, which outlive
+/// a sort (radix_onesweep.cpp).
+enum SortScratch : unsigned {
+  kScratchKeys,
+  kScratchValues,
+  kScratchIndex,
+  kScratchCounts,
+  kScratchTotals,
+  kScratchOnesweep
+};
+constexpr const char* scratch_owner(SortScratch) {
+  return "sort";
+}
+
 // The drivers, one per algorithm (host/src/algorithms/): each enqueues its plan.
 void run_radix(Run& run, const RadixPlan& plan);
 void run_bitonic(Run& run, const BitonicPlan& plan);
@@ -123,11 +152,5 @@ void run_merge(Run& run, const MergePlan& plan);
 void run_selection(Run& run, const SelectionPlan& plan);
 void run_odd_even(Run& run, const OddEvenPlan& plan);
 void execute(Run& run, const Plan& plan);
-
-/// Enqueues the radix selection of the `need` first of run.n keys in order (ties: lower index first):
-/// top_k writes their input indices, in no particular order, to out[0, need); select_mode writes only the
-/// index of the last of them to the state's result word. `state` holds plan.state_words words.
-void run_select(Run& run, const SelectPlan& plan, std::uint32_t need, bool select_mode, const cl::Buffer& out,
-                const cl::Buffer& state);
 
 }  // namespace clsort::detail

@@ -14,6 +14,8 @@
 #include <atomic>
 #include <memory>
 
+#include "host_data/copy_pool.hpp"
+
 namespace clsort::detail {
 namespace {
 
@@ -29,21 +31,49 @@ constexpr std::size_t kMinChunk = std::size_t(256) << 10;
 constexpr std::size_t kMinPart = std::size_t(64) << 10;
 constexpr std::size_t kMaxPart = std::size_t(1) << 20;
 
+// What the staging keeps in a Sorter: pinned host memory (CL_MEM_ALLOC_HOST_PTR), mapped once and grown
+// on demand, and the threads that copy the caller's data into and out of it.
+struct StagingState : ModuleState {
+  cl::CommandQueue queue;  // where the pinned buffer was mapped, to unmap it
+  cl::Buffer pinned;
+  unsigned char* pinned_ptr = nullptr;
+  std::size_t pinned_bytes = 0;
+  std::unique_ptr<CopyPool> copy_pool;
+  unsigned copy_threads = 0;  // what copy_pool was made for (it may have started fewer)
+
+  ~StagingState() override {
+    copy_pool.reset();
+    release();
+  }
+  // Errors are ignored: this also runs as the Sorter goes.
+  void release() noexcept {
+    if (pinned_ptr) {
+      cl::Event ev;
+      if (queue.enqueueUnmapMemObject(pinned, pinned_ptr, nullptr, &ev) == CL_SUCCESS) ev.wait();
+    }
+    pinned = cl::Buffer();
+    pinned_ptr = nullptr;
+    pinned_bytes = 0;
+  }
+};
+
 // The mapped pinned staging, at least `bytes` long; null when the device gives no pinned memory of that
 // size (staging is only an optimization).
 unsigned char* pinned_staging(Sorter::Impl& s, std::size_t bytes) {
-  if (s.pinned_bytes >= bytes) return s.pinned_ptr;
-  release_staging(s);
+  StagingState& st = s.state<StagingState>();
+  if (st.pinned_bytes >= bytes) return st.pinned_ptr;
+  st.release();
+  st.queue = s.queue;
   cl_int status = CL_SUCCESS;
   cl::Buffer b(s.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &status);
   if (status != CL_SUCCESS) return nullptr;
   void* p =
       s.queue.enqueueMapBuffer(b, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, nullptr, nullptr, &status);
   if (status != CL_SUCCESS || !p) return nullptr;
-  s.pinned = b;
-  s.pinned_ptr = static_cast<unsigned char*>(p);
-  s.pinned_bytes = bytes;
-  return s.pinned_ptr;
+  st.pinned = b;
+  st.pinned_ptr = static_cast<unsigned char*>(p);
+  st.pinned_bytes = bytes;
+  return st.pinned_ptr;
 }
 
 struct Chunk {
@@ -161,26 +191,13 @@ bool transfer_done(const cl::Event& e, const char* call) {
 
 }  // namespace
 
-void release_staging(Sorter::Impl& s) noexcept {
-  if (s.pinned_ptr) {
-    cl::Event ev;
-    if (s.queue.enqueueUnmapMemObject(s.pinned, s.pinned_ptr, nullptr, &ev) == CL_SUCCESS) ev.wait();
-  }
-  s.pinned = cl::Buffer();
-  s.pinned_ptr = nullptr;
-  s.pinned_bytes = 0;
-}
-
-bool sort_host_staged(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays, std::size_t n,
-                      std::size_t value_bytes, const Options& options) {
-  const cl::Buffer* values = arrays.size() > 1 ? &arrays[1].device : nullptr;
-  return stage_host_arrays(s, type, arrays, value_bytes, [&](const std::vector<cl::Event>& uploads) {
-    return enqueue_sort(s, type, arrays[0].device, values, value_bytes, n, options, uploads);
-  });
+cl::Buffer wrap_host(const Sorter::Impl& s, const void* host, std::size_t bytes, cl_int* status) {
+  return cl::Buffer(s.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, const_cast<void*>(host),
+                    status);
 }
 
 bool stages(const Sorter::Impl& s, KeyType type, std::size_t value_bytes, std::size_t bytes) {
-  const HostPolicy& host = s.tuning(unsigned(key_size(type)), unsigned(carried_width(value_bytes))).host;
+  const HostPolicy& host = s.tuning(unsigned(key_size(type)), unsigned(pass_width(value_bytes))).host;
   return host.chunk && bytes >= host.min;
 }
 
@@ -194,7 +211,7 @@ bool stage_host_arrays(Sorter::Impl& s, KeyType type, const std::vector<HostArra
   // so that copies and transfers overlap for arrays of a few chunks too.
   std::size_t largest = 0;
   for (const HostArray& a : arrays) largest = std::max(largest, a.bytes);
-  const HostPolicy& host = s.tuning(unsigned(key_size(type)), unsigned(carried_width(value_bytes))).host;
+  const HostPolicy& host = s.tuning(unsigned(key_size(type)), unsigned(pass_width(value_bytes))).host;
   const std::size_t max_chunk = host.chunk;
   const std::size_t chunk =
       std::clamp(round_up(largest / 8, 4096), std::min(max_chunk, kMinChunk), max_chunk);
@@ -203,12 +220,13 @@ bool stage_host_arrays(Sorter::Impl& s, KeyType type, const std::vector<HostArra
   unsigned char* const staging = pinned_staging(s, slots * chunk);
   if (!staging) return false;
   const unsigned threads = host.threads ? host.threads : CopyPool::automatic_threads();
-  if (!s.copy_pool || s.copy_threads != threads) {
-    s.copy_pool.reset();
-    s.copy_pool = std::make_unique<CopyPool>(threads);
-    s.copy_threads = threads;
+  StagingState& st = s.state<StagingState>();
+  if (!st.copy_pool || st.copy_threads != threads) {
+    st.copy_pool.reset();
+    st.copy_pool = std::make_unique<CopyPool>(threads);
+    st.copy_threads = threads;
   }
-  CopyPool& pool = *s.copy_pool;
+  CopyPool& pool = *st.copy_pool;
   if (pool.threads() == 0) return false;
   Pipeline p(std::move(plan), staging, chunk, slots, pool.threads(), host.stream != 0, upload);
   const std::size_t chunks = p.size();

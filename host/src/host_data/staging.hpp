@@ -23,6 +23,12 @@ struct HostArray {
 /// Enqueues the sort of the uploaded arrays after the given events; returns its completion event.
 using EnqueueStaged = std::function<cl::Event(const std::vector<cl::Event>& uploads)>;
 
+/// The device copies of host arrays that do not stage: keys, values, and the indices of top_k and lexsort.
+enum HostScratch : unsigned { kHostKeys, kHostValues, kHostIndices };
+constexpr const char* scratch_owner(HostScratch) {
+  return "host";
+}
+
 /// Whether host data of `bytes` in all (keys of `type`, values of value_bytes) goes through the pinned
 /// staging: the host policy's host.chunk is on (GPUs) and the data reaches host.min.
 bool stages(const Sorter::Impl& s, KeyType type, std::size_t value_bytes, std::size_t bytes);
@@ -39,13 +45,10 @@ enum class Staged { both, upload, download };
 bool stage_host_arrays(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays,
                        std::size_t value_bytes, const EnqueueStaged& sort, Staged ways = Staged::both);
 
-/// stage_host_arrays for Sorter::sort_host: the arrays (keys first, then values) sorted by enqueue_sort
-/// (options.algorithm resolved). Returns false, having enqueued nothing, when no pinned memory or no copy
-/// thread can be had: the caller then takes the single transfers.
-bool sort_host_staged(Sorter::Impl& s, KeyType type, const std::vector<HostArray>& arrays, std::size_t n,
-                      std::size_t value_bytes, const Options& options);
-
-/// Unmaps and releases the pinned staging. Errors are ignored: this also runs from ~Impl.
-void release_staging(Sorter::Impl& s) noexcept;
+/// The caller's host memory as a buffer of the Sorter's CPU device (CL_MEM_USE_HOST_PTR), whose runtime
+/// then uses that memory itself (PoCL, Intel's CPU runtime). Read-write also where the device only reads
+/// it: Intel's CPU runtime read a CL_MEM_READ_ONLY one on memory off a 128-byte boundary (a std::vector's)
+/// about 3 times as slowly. Sets *status.
+cl::Buffer wrap_host(const Sorter::Impl& s, const void* host, std::size_t bytes, cl_int* status);
 
 }  // namespace clsort::detail

@@ -10,7 +10,8 @@
 
 namespace clsort::detail {
 
-struct RadixState {
+/// What the radix driver keeps in a Sorter between sorts.
+struct RadixState : ModuleState {
   ResetCopy onesweep;  // Onesweep's state words (radix_onesweep.cpp)
 };
 

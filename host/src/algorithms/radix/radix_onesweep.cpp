@@ -196,7 +196,7 @@ bool run_onesweep(Run& run, const RadixPlan& plan) {
   if (run.values) values_tmp = run.scratch(kScratchValues, std::size_t(run.n) * run.value_bytes);
   cl::Buffer work = run.scratch(kScratchOnesweep, layout.bytes());
   enqueue(run, k, plan, run.keys, keys_tmp, run.values, run.values ? &values_tmp : nullptr, work,
-          &run.s.radix->onesweep);
+          &run.s.state<RadixState>().onesweep);
   return true;
 }
 

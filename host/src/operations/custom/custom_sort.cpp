@@ -5,13 +5,19 @@
 #include <cctype>
 #include <limits>
 
-#include "api/buffer_checks.hpp"
+#include "engine/buffer_checks.hpp"
 #include "engine/run.hpp"
 #include "engine/sorter_impl.hpp"
 #include "host_data/staging.hpp"
 
 namespace clsort {
 namespace {
+
+// The bitonic network's scratch: each element's input index, its tie-break.
+enum CustomScratch : unsigned { kCustomIndices };
+constexpr const char* scratch_owner(CustomScratch) {
+  return "custom";
+}
 
 constexpr std::size_t kMaxElementBytes = 256;
 constexpr std::size_t kMaxCustom = std::size_t(1) << 31;  // run pairs and the bitonic size fit in 32 bits
@@ -144,23 +150,30 @@ CustomPlan plan_custom(const Sorter::Impl& s, std::size_t element_bytes, const s
 }
 
 detail::Run make_run(Sorter::Impl& s, std::size_t n, std::vector<cl::Event> wait) {
-  return detail::Run(s, {s.queue, s.profiling, s.in_order}, KeyType::u32, false, {}, nullptr, 0,
-                     std::uint32_t(n), std::move(wait));
+  return detail::Run::for_call(s, KeyType::u32, Options{}, {}, nullptr, 0, n, std::move(wait));
 }
+
+// What sort_custom keeps in a Sorter: the device's sizeof of each application type seen, by the program
+// source that declares it, and the word the device writes it to.
+struct CustomState : detail::ModuleState {
+  std::map<std::string, unsigned> sizes;
+  cl::Buffer size_out;
+};
 
 // Builds the program (a comparison that does not compile throws here, with the build log) and checks that
 // the device lays the type out in element_bytes, once per type source and Sorter.
 void check_program(Sorter::Impl& s, const CustomPlan& p, std::size_t element_bytes) {
   detail::Run run = make_run(s, 1, {});
   cl::Kernel size_of = run.kernel(p.program, "custom_sizeof");
-  auto it = s.custom_sizes.find(p.program.inline_source);
-  if (it == s.custom_sizes.end()) {
-    if (!s.custom_size_out()) {
+  CustomState& state = s.state<CustomState>();
+  auto it = state.sizes.find(p.program.inline_source);
+  if (it == state.sizes.end()) {
+    if (!state.size_out()) {
       cl_int status = CL_SUCCESS;
-      s.custom_size_out = cl::Buffer(s.context, CL_MEM_READ_WRITE, 4, nullptr, &status);
+      state.size_out = cl::Buffer(s.context, CL_MEM_READ_WRITE, 4, nullptr, &status);
       if (status != CL_SUCCESS) detail::throw_cl_error(status, "clCreateBuffer(sizeof)");
     }
-    const cl::Buffer& out = s.custom_size_out;
+    const cl::Buffer& out = state.size_out;
     detail::set_args(size_of, out);
     // On a queue of its own: the caller's queue may hold commands waiting for events the caller sets
     // only after this call returns.
@@ -170,7 +183,7 @@ void check_program(Sorter::Impl& s, const CustomPlan& p, std::size_t element_byt
     CLSORT_CHECK(own.enqueueNDRangeKernel(size_of, cl::NullRange, cl::NDRange(1), cl::NDRange(1)));
     cl_uint bytes = 0;
     CLSORT_CHECK(own.enqueueReadBuffer(out, CL_TRUE, 0, 4, &bytes));
-    it = s.custom_sizes.emplace(p.program.inline_source, bytes).first;
+    it = state.sizes.emplace(p.program.inline_source, bytes).first;
   }
   if (it->second != element_bytes)
     detail::throw_argument_error("T", "the device's sizeof of the type is " + std::to_string(it->second) +
@@ -186,15 +199,13 @@ void check_n(std::size_t n) {
 
 cl::Event enqueue_custom(Sorter::Impl& s, const CustomPlan& p, const cl::Buffer& data, std::size_t n,
                          std::size_t element_bytes, const std::vector<cl::Event>& wait) {
-  std::vector<cl::Event> deps = wait;
-  if (s.last()) deps.push_back(s.last);
-  detail::Run run = make_run(s, n, std::move(deps));
+  detail::Run run = make_run(s, n, wait);
   const cl_uint count = cl_uint(n);
   const std::size_t small_wg = std::min<std::size_t>(64, s.facts.max_work_group);
   if (n > 1 && p.bitonic) {
     cl::Kernel iota = run.kernel(p.program, "custom_iota");
     cl::Kernel step = run.kernel(p.program, "custom_bitonic_step");
-    cl::Buffer index = run.scratch(detail::kCustomIndices, n * 4);
+    cl::Buffer index = run.scratch(kCustomIndices, n * 4);
     detail::set_args(iota, index, count);
     run.launch(iota, n, small_wg, "custom_iota");
     std::size_t size = 1;

@@ -6,13 +6,21 @@
 #include <cstring>
 #include <limits>
 
-#include "api/buffer_checks.hpp"
+#include "dispatch/execute.hpp"
+#include "engine/buffer_checks.hpp"
 #include "engine/run.hpp"
 #include "engine/sorter_impl.hpp"
 #include "host_data/staging.hpp"
 
 namespace clsort {
 namespace {
+
+// The column being sorted by, gathered through the permutation so far; of device data, the permutation,
+// copied to the caller's buffer at the end.
+enum LexsortScratch : unsigned { kLexKeys, kLexIndices };
+constexpr const char* scratch_owner(LexsortScratch) {
+  return "lexsort";
+}
 
 constexpr std::size_t kMaxRows = std::numeric_limits<std::uint32_t>::max();  // indices are 32-bit
 
@@ -21,9 +29,7 @@ std::string column_name(std::size_t i) {
 }
 
 void check_type(KeyType type, std::size_t i) {
-  if (unsigned(type) > unsigned(KeyType::bf16))
-    detail::throw_argument_error(column_name(i) + ".type",
-                                 "is not a KeyType (" + std::to_string(unsigned(type)) + ")");
+  detail::key_type_row(type, column_name(i) + ".type");
 }
 
 void check_rows(std::size_t n) {
@@ -37,9 +43,9 @@ detail::ProgramSpec lex_program(KeyType type) {
   return p;
 }
 
+// Each column's commands: after `wait` and the Sorter's previous commands.
 detail::Run make_run(Sorter::Impl& s, KeyType type, std::size_t n, std::vector<cl::Event> wait) {
-  return detail::Run(s, {s.queue, s.profiling, s.in_order}, type, false, {}, nullptr, 0, std::uint32_t(n),
-                     std::move(wait));
+  return detail::Run::for_call(s, type, Options{}, {}, nullptr, 0, n, std::move(wait));
 }
 
 // One column of a lexsort as the passes see it: its type, its order, and where its keys are on the device.
@@ -79,21 +85,20 @@ void upload_column(Sorter::Impl& s, const Pass& p, std::size_t n) {
 // that is clsort's own scratch (host data) is written directly.
 cl::Event enqueue_lexsort(Sorter::Impl& s, const std::vector<Pass>& passes, std::size_t n,
                           const cl::Buffer& out, bool out_is_scratch, const std::vector<cl::Event>& wait) {
-  std::vector<cl::Event> deps = wait;
-  if (s.last()) deps.push_back(s.last);
   std::size_t widest = 1;
   for (const Pass& p : passes) widest = std::max(widest, key_size(p.type));
   // Kernels, scratch and every sort's plan first: build, allocation and limit errors before any command.
-  detail::Run first = make_run(s, KeyType::u32, n, std::move(deps));
+  detail::Run first = make_run(s, KeyType::u32, n, wait);
   cl::Kernel iota = first.kernel(lex_program(KeyType::u32), "lex_iota");
-  cl::Buffer gathered = first.scratch(detail::kLexKeys, n * widest);
-  const cl::Buffer perm = out_is_scratch ? out : first.scratch(detail::kLexIndices, n * 4);
+  cl::Buffer gathered = first.scratch(kLexKeys, n * widest);
+  const cl::Buffer perm = out_is_scratch ? out : first.scratch(kLexIndices, n * 4);
   std::vector<cl::Kernel> gathers;
-  std::vector<Options> sorts(passes.size());
+  std::vector<detail::CallPlan> sorts(passes.size());
   for (std::size_t i = 0; i < passes.size(); ++i) {
     gathers.push_back(first.kernel(lex_program(passes[i].type), "lex_gather"));
-    sorts[i].order = passes[i].order;
-    sorts[i].algorithm = detail::resolve_algorithm(s, passes[i].type, n, 4, sorts[i]);
+    Options o;
+    o.order = passes[i].order;
+    sorts[i] = detail::plan_call(s, {passes[i].type, n, 4, o});
   }
   if (n == 0) return s.last = first.finish();  // an empty NDRange is an error before OpenCL 2.1
   const cl_uint rows = cl_uint(n);
@@ -103,13 +108,13 @@ cl::Event enqueue_lexsort(Sorter::Impl& s, const std::vector<Pass>& passes, std:
   for (std::size_t i = passes.size(); i-- > 0;) {
     const Pass& p = passes[i];
     if (p.upload) upload_column(s, p, n);
-    detail::Run run = make_run(s, p.type, n, {s.last});
+    detail::Run run = make_run(s, p.type, n, {});
     detail::set_args(gathers[i], p.data, perm, gathered, rows, cl_uint(run.kind));
     run.launch(gathers[i], n, 64, "lex_gather");
-    s.last = detail::enqueue_sort(s, p.type, gathered, &perm, 4, n, sorts[i], {run.finish()});
+    s.last = detail::execute(s, sorts[i], gathered, &perm, {run.finish()});
   }
   if (!out_is_scratch) {
-    detail::Run last = make_run(s, KeyType::u32, n, {s.last});
+    detail::Run last = make_run(s, KeyType::u32, n, {});
     last.copy(perm, out, n * 4, "lex_copy");
     s.last = last.finish();
   }

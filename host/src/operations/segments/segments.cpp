@@ -17,6 +17,7 @@
 #include <optional>
 #include <tuple>
 
+#include "dispatch/execute.hpp"
 #include "engine/run.hpp"
 #include "engine/sorter_impl.hpp"
 #include "host_data/staging.hpp"
@@ -103,9 +104,41 @@ namespace clsort::detail {
 // Plans by (key type, value bytes, offset bytes, keys the buffer holds), kept as the sort plans are
 // (Sorter::Impl::plans): making one, with the radix path's programs, cost a call of many short segments
 // as much host time as a sort's plan.
-struct SegmentsState {
-  Kept<std::tuple<int, unsigned, unsigned, std::uint64_t>, SegmentsPlan> plans;
+// The segmented sort's scratch: its state words, the large segments' chunk table and radix list, the
+// bins, the merge passes' compact keys and values, host offsets, the copies of huge segments that the
+// whole-device sort takes, and the sequential sort's keys and values.
+enum SegmentsScratch : unsigned {
+  kSegState,
+  kSegChunks,
+  kSegRadix,
+  kSegBins,
+  kSegKeys,
+  kSegValues,
+  kSegOffsets,
+  kSegHugeKeys,
+  kSegHugeValues,
+  kSegSeqKeys,
+  kSegSeqValues,
+  // What the kernels do not carry moves through a permutation: the indices sorted in the values' place,
+  // the values and keys saved for the gather, and a bit range's codes sorted in the keys' place.
+  kSegPermIndex,
+  kSegPermValues,
+  kSegRangeKeys,
+  kSegRangeCodes
+};
+constexpr const char* scratch_owner(SegmentsScratch) {
+  return "segments";
+}
+
+struct SegmentsState : ModuleState {
+  PlanCache<std::tuple<int, unsigned, unsigned, std::uint64_t>, SegmentsPlan> plans;
   ResetCopy reset;  // the classification state's copies (seg_classify resets the other)
+  // The chunk tables, written to the device without blocking: kept until the next call.
+  std::vector<std::uint32_t> chunks, radix;
+  void retune() override {
+    plans.clear();
+    reset = {};
+  }
 };
 }  // namespace clsort::detail
 
@@ -114,9 +147,9 @@ namespace {
 
 const SegmentsPlan& segments_plan(Sorter::Impl& s, KeyType type, unsigned value_bytes, unsigned offset_bytes,
                                   std::uint64_t limit) {
-  if (!s.segments) s.segments = std::make_shared<detail::SegmentsState>();
-  return s.segments->plans.get(std::make_tuple(int(type), value_bytes, offset_bytes, limit),
-                               [&] { return plan_segments(s, type, value_bytes, offset_bytes, limit); });
+  return s.state<detail::SegmentsState>().plans.get(
+      std::make_tuple(int(type), value_bytes, offset_bytes, limit),
+      [&] { return plan_segments(s, type, value_bytes, offset_bytes, limit); });
 }
 
 // Options::begin_bit and end_bit, as radix sort takes them (Options::algorithm does not apply here): the bits
@@ -192,15 +225,13 @@ struct Large {
 // written nothing, when the offsets are bad.
 cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                            unsigned value_bytes, std::uint64_t value_limit, const cl::Buffer& offsets,
-                           unsigned offset_bytes, std::size_t num, std::uint64_t limit, bool descending,
-                           const std::vector<cl::Event>& wait) {
-  std::vector<cl::Event> deps = wait;
-  if (s.last()) deps.push_back(s.last);
-  const detail::Queue queue{s.queue, s.profiling, s.in_order};
-  detail::Run run(s, queue, type, descending, keys, values, value_bytes, 0, std::move(deps));
+                           unsigned offset_bytes, std::size_t num, std::uint64_t limit,
+                           const Options& options, const std::vector<cl::Event>& wait) {
+  detail::Run run = detail::Run::for_call(s, type, options, keys, values, value_bytes, 0, wait);
+  const detail::Queue& queue = run.q;
   if (num == 0) return s.last = run.finish();
   const SegmentsPlan& plan = segments_plan(s, type, value_bytes, offset_bytes, limit);
-  detail::SegmentsState& kept = *s.segments;
+  detail::SegmentsState& kept = s.state<detail::SegmentsState>();
   // Every kernel the call may launch (built here if new), before anything is enqueued: short segments are
   // sorted before the host has read the classification back, and a build that failed after them would
   // leave them sorted behind an error. The buffers sized from the read-back are no larger than the
@@ -246,7 +277,7 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   constexpr std::size_t kClassifyEach = 4, kClassifyGroup = 64;  // SEG_CLASSIFY_EACH (kernels/segments.cl)
   run.launch(classify, (num + kClassifyEach - 1) / kClassifyEach, kClassifyGroup, "seg_classify");
   kept.reset = {s.scratch_made, kStateWords, 1 - copy, true};
-  const cl_uint kind = run.kind, desc = descending;
+  const cl_uint kind = run.kind, desc = run.descending;
   if (plan.seq >= 2) {
     // Short segments before the read-back, which then waits for them rather than they for it (H200, 2^20
     // segments of 16 keys: 32 us between the classification and their sort). They write nothing unless
@@ -339,17 +370,15 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   const std::uint64_t nradix = radix_list.size();
   std::uint64_t ntiles = 0;  // the last entries: segments of one tile
   while (ntiles < nradix && radix_list[nradix - 1 - ntiles].len <= plan.radix_tile) ++ntiles;
-  // Each huge segment's sort options, and its plan where that is the radix CPU shape, which sorts the
-  // segment where it lies (below).
-  std::vector<Options> huge_options(huge.size());
-  std::vector<std::shared_ptr<const detail::Plan>> cpu_plans(huge.size());
+  // Each huge segment's sort, a whole-device sort of its own; the radix CPU shape sorts the segment
+  // where it lies (below).
+  std::vector<detail::CallPlan> huge_plans(huge.size());
   std::uint32_t huge_len = 0;  // of those copied out and back
   for (std::size_t h = 0; h < huge.size(); ++h) {
-    Options& o = huge_options[h];
-    o.order = descending ? Order::descending : Order::ascending;
-    o.algorithm = detail::resolve_algorithm(s, type, huge[h].len, value_bytes, o);
-    cpu_plans[h] = detail::cpu_shape_plan(s, type, huge[h].len, values ? value_bytes : 0, o);
-    if (!cpu_plans[h]) huge_len = std::max(huge_len, huge[h].len);
+    Options o;
+    o.order = options.order;
+    huge_plans[h] = detail::plan_call(s, {type, huge[h].len, values ? value_bytes : 0u, o});
+    if (!huge_plans[h].cpu_shape()) huge_len = std::max(huge_len, huge[h].len);
   }
 
   // The other buffers the call needs, before the commands that use them (see above).
@@ -365,15 +394,15 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
     hkeys = run.scratch(detail::kSegHugeKeys, std::size_t(huge_len) * kb);
     if (values) hvalues = run.scratch(detail::kSegHugeValues, std::size_t(huge_len) * value_bytes);
   }
-  detail::Run sorts(s, queue, type, descending, keys, values, value_bytes, 0, {classified});
+  detail::Run sorts(s, queue, type, run.descending, keys, values, value_bytes, 0, {classified});
   if (!chunks.empty()) {
     // The host copy lives in the Sorter until the next call, which first waits for this one's commands.
-    s.segment_chunks.swap(chunks);
-    sorts.write(table, s.segment_chunks.data(), s.segment_chunks.size() * 4, "seg_chunks");
+    kept.chunks.swap(chunks);
+    sorts.write(table, kept.chunks.data(), kept.chunks.size() * 4, "seg_chunks");
   }
   if (nradix) {
-    s.segment_radix.swap(radix);
-    sorts.write(rtable, s.segment_radix.data(), s.segment_radix.size() * 4, "seg_radix_list");
+    kept.radix.swap(radix);
+    sorts.write(rtable, kept.radix.data(), kept.radix.size() * 4, "seg_radix_list");
     const std::size_t wg = plan.radix_plan.radix.wg;
     if (nradix > ntiles) {
       if (values)
@@ -427,12 +456,12 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   // back.
   for (std::size_t h = 0; h < huge.size(); ++h) {
     const Large& l = huge[h];
-    const Options& options = huge_options[h];
+    const detail::CallPlan& plan = huge_plans[h];
     const std::size_t at = std::size_t(l.start);
-    if (cpu_plans[h]) {
-      detail::Run run(s, queue, type, descending, keys, values, value_bytes, l.len, {s.last});
+    if (plan.cpu_shape()) {
+      detail::Run run = detail::Run::for_call(s, type, options, keys, values, value_bytes, l.len, {});
       run.offset = at;
-      detail::execute(run, *cpu_plans[h]);
+      detail::execute(run, *plan.kernels);
       s.last = run.finish();
       continue;
     }
@@ -442,16 +471,14 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
         values ? detail::sub_buffer_of(*values, at * value_bytes, l.len * std::size_t(value_bytes), align)
                : cl::Buffer();
     if (ksub() && (!values || vsub())) {
-      s.last = detail::enqueue_sort(s, type, ksub, values ? &vsub : nullptr, value_bytes, l.len, options,
-                                    {s.last});
+      s.last = detail::execute(s, plan, ksub, values ? &vsub : nullptr, {s.last});
       continue;
     }
-    detail::Run in(s, queue, type, descending, keys, values, value_bytes, 0, {s.last});
+    detail::Run in = detail::Run::for_call(s, type, options, keys, values, value_bytes, 0, {});
     in.copy(keys, hkeys, l.len * kb, "seg_copy", at * kb, 0);
     if (values) in.copy(*values, hvalues, l.len * std::size_t(value_bytes), "seg_copy", at * value_bytes, 0);
-    s.last = detail::enqueue_sort(s, type, hkeys, values ? &hvalues : nullptr, value_bytes, l.len, options,
-                                  {in.finish()});
-    detail::Run out(s, queue, type, descending, keys, values, value_bytes, 0, {s.last});
+    s.last = detail::execute(s, plan, hkeys, values ? &hvalues : nullptr, {in.finish()});
+    detail::Run out = detail::Run::for_call(s, type, options, keys, values, value_bytes, 0, {});
     out.copy(hkeys, keys, l.len * kb, "seg_copy", 0, at * kb);
     if (values) out.copy(hvalues, *values, l.len * std::size_t(value_bytes), "seg_copy", 0, at * value_bytes);
     s.last = out.finish();
@@ -484,12 +511,9 @@ KeyType unsigned_of(std::size_t key_bytes) {
 cl::Event enqueue_segments_moved(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
                                  const cl::Buffer* values, unsigned value_bytes, const cl::Buffer& offsets,
                                  unsigned offset_bytes, std::size_t num, std::uint64_t limit,
-                                 std::uint64_t first, std::uint64_t last, bool descending, BitRange range,
-                                 const std::vector<cl::Event>& wait) {
-  std::vector<cl::Event> deps = wait;
-  if (s.last()) deps.push_back(s.last);
-  const detail::Queue queue{s.queue, s.profiling, s.in_order};
-  detail::Run stage(s, queue, type, descending, keys, values, value_bytes, 0, std::move(deps));
+                                 std::uint64_t first, std::uint64_t last, const Options& options,
+                                 BitRange range, const std::vector<cl::Event>& wait) {
+  detail::Run stage = detail::Run::for_call(s, type, options, keys, values, value_bytes, 0, wait);
   const bool codes = range.end != 0;
   const std::size_t kb = key_size(type), count = std::size_t(last - first);
   // Kernels and buffers first, so that build and allocation failures come before any command.
@@ -501,10 +525,10 @@ cl::Event enqueue_segments_moved(Sorter::Impl& s, KeyType type, const cl::Buffer
     range_codes.emplace(stage);
   }
   // The indices at the keys' positions (the kernels pair keys[i] with values[i]); what moves saved from 0.
-  cl::Buffer index = stage.scratch(detail::kScratchPermIndex, std::size_t(last) * 4);
+  cl::Buffer index = stage.scratch(detail::kSegPermIndex, std::size_t(last) * 4);
   cl::Buffer saved_values, saved_keys, sort_keys = keys;
   if (values)
-    saved_values = stage.scratch(detail::kScratchPermValues, std::max<std::size_t>(count, 1) * value_bytes);
+    saved_values = stage.scratch(detail::kSegPermValues, std::max<std::size_t>(count, 1) * value_bytes);
   if (codes) {
     saved_keys = stage.scratch(detail::kSegRangeKeys, std::max<std::size_t>(count, 1) * kb);
     sort_keys = stage.scratch(detail::kSegRangeCodes, std::size_t(last) * kb);
@@ -517,9 +541,13 @@ cl::Event enqueue_segments_moved(Sorter::Impl& s, KeyType type, const cl::Buffer
     if (values) value_mover->stage(stage, index, *values, saved_values, count, std::size_t(first));
   }
   s.last = stage.finish();
+  // The codes are in the requested order already: they sort ascending.
+  Options inner = options;
+  if (codes) inner.order = Order::ascending;
+  inner.begin_bit = inner.end_bit = 0;
   enqueue_segments(s, codes ? unsigned_of(kb) : type, sort_keys, &index, 4, last, offsets, offset_bytes, num,
-                   limit, codes ? false : descending, {s.last});
-  detail::Run move(s, queue, type, descending, keys, values, value_bytes, 0, {s.last});
+                   limit, inner, {s.last});
+  detail::Run move = detail::Run::for_call(s, type, options, keys, values, value_bytes, 0, {s.last});
   if (count) {
     if (codes) key_mover->gather(move, saved_keys, index, keys, count, std::size_t(first));
     if (values) value_mover->gather(move, saved_values, index, *values, count, std::size_t(first));
@@ -552,7 +580,7 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
   Impl& s = *impl_;
   const BitRange range = check_range(type, options);
   check_offset_bytes(offset_bytes);
-  const std::size_t kb = key_size(type);
+  const std::size_t kb = detail::key_type_row(type).bytes;
   const std::uint64_t limit = std::min<std::uint64_t>(buffer_bytes(s, keys, "keys") / kb, kMaxPosition);
   std::uint64_t value_limit = 0;
   if (values) {
@@ -577,7 +605,6 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
   s.profile.clear();
   // An empty range orders nothing: every key stays where it is, and the offsets are not even read.
   if (range.empty) return detail::enqueue_nothing(s, wait);
-  const bool descending = options.order == Order::descending;
   if ((range.end || (values && !carried(value_bytes))) && num_segments > 0) {
     // The span of the segments sizes what is staged: checked here, the rest by the kernels as usual.
     const auto [first, last] = span_of(s, offsets, unsigned(offset_bytes), num_segments, wait);
@@ -591,11 +618,11 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
                                    "holds " + std::to_string(value_limit) +
                                        " values, fewer than offsets[num_segments] = " + std::to_string(last));
     return enqueue_segments_moved(s, type, keys, values, unsigned(value_bytes), offsets,
-                                  unsigned(offset_bytes), num_segments, limit, first, last, descending, range,
+                                  unsigned(offset_bytes), num_segments, limit, first, last, options, range,
                                   wait);
   }
   return enqueue_segments(s, type, keys, values, unsigned(value_bytes), value_limit, offsets,
-                          unsigned(offset_bytes), num_segments, limit, descending, wait);
+                          unsigned(offset_bytes), num_segments, limit, options, wait);
 }
 
 void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* values,
@@ -645,16 +672,15 @@ void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* v
   auto* kbytes = static_cast<unsigned char*>(keys);
   auto* vbytes = static_cast<unsigned char*>(values);
   const std::size_t count = last - first;
-  const bool descending = options.order == Order::descending;
   CLSORT_CHECK(
       s.queue.enqueueWriteBuffer(obuf, CL_TRUE, 0, (num_segments + 1) * offset_bytes, offsets, &before));
   auto sort = [&](const std::vector<cl::Event>& uploads) {
     if (range.end || (values && !carried(vb)))
       return enqueue_segments_moved(s, type, kbuf, values ? &vbuf : nullptr, unsigned(vb), obuf,
-                                    unsigned(offset_bytes), num_segments, last, first, last, descending,
-                                    range, uploads);
+                                    unsigned(offset_bytes), num_segments, last, first, last, options, range,
+                                    uploads);
     return enqueue_segments(s, type, kbuf, values ? &vbuf : nullptr, unsigned(vb), last, obuf,
-                            unsigned(offset_bytes), num_segments, last, descending, uploads);
+                            unsigned(offset_bytes), num_segments, last, options, uploads);
   };
   // GPUs: through the pinned staging in chunks, as Sorter::sort_host does (the same host policy).
   std::vector<detail::HostArray> arrays{{kbytes + first * kb, kbuf, count * kb, nullptr, first * kb}};

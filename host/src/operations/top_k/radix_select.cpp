@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/run.hpp"
+#include "operations/top_k/radix_select.hpp"
 
 namespace clsort::detail {
 

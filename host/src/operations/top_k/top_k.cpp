@@ -6,10 +6,12 @@
 #include <functional>
 #include <limits>
 
-#include "api/buffer_checks.hpp"
+#include "dispatch/execute.hpp"
+#include "engine/buffer_checks.hpp"
 #include "engine/run.hpp"
 #include "engine/sorter_impl.hpp"
 #include "host_data/staging.hpp"
+#include "operations/top_k/radix_select.hpp"
 
 namespace clsort {
 namespace {
@@ -30,10 +32,9 @@ void check_n_k(std::size_t n, std::size_t k, bool select) {
         "k", std::to_string(k) + (select ? " is not below n = " : " exceeds n = ") + std::to_string(n));
 }
 
-detail::Run make_run(Sorter::Impl& s, KeyType type, bool descending, const cl::Buffer& keys, std::size_t n,
-                     std::vector<cl::Event> wait) {
-  return detail::Run(s, {s.queue, s.profiling, s.in_order}, type, descending, keys, nullptr, 0,
-                     std::uint32_t(n), std::move(wait));
+detail::Run make_run(Sorter::Impl& s, KeyType type, const Options& options, const cl::Buffer& keys,
+                     std::size_t n, std::vector<cl::Event> wait) {
+  return detail::Run::for_call(s, type, options, keys, nullptr, 0, n, std::move(wait));
 }
 
 detail::SelectPlan select_plan(const Sorter::Impl& s, KeyType type, std::size_t n) {
@@ -44,18 +45,15 @@ detail::SelectPlan select_plan(const Sorter::Impl& s, KeyType type, std::size_t 
 // The sort of top_k's selection: ascending unsigned keys (the codes already carry the order).
 cl::Event sort_selection(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                          std::size_t n, const cl::Event& after) {
-  Options options;
-  options.algorithm = detail::resolve_algorithm(s, type, n, values ? 4 : 0, options);
-  return detail::enqueue_sort(s, type, keys, values, values ? 4 : 0, n, options, {after});
+  const detail::CallPlan plan = detail::plan_call(s, {type, n, values ? 4u : 0u, Options{}});
+  return detail::execute(s, plan, keys, values, {after});
 }
 
 // The commands of top_k on validated buffers.
 cl::Event enqueue_top_k(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, std::size_t n, std::size_t k,
-                        bool descending, const cl::Buffer& keys_out, const cl::Buffer& indices_out,
+                        const Options& options, const cl::Buffer& keys_out, const cl::Buffer& indices_out,
                         const std::vector<cl::Event>& wait) {
-  std::vector<cl::Event> deps = wait;
-  if (s.last()) deps.push_back(s.last);
-  detail::Run run = make_run(s, type, descending, keys, n, std::move(deps));
+  detail::Run run = make_run(s, type, options, keys, n, wait);
   if (k == 0) return s.last = run.finish();
   const detail::SelectPlan plan = select_plan(s, type, n);
   // Kernels and buffers first, so that build and allocation failures come before any command.
@@ -64,7 +62,7 @@ cl::Event enqueue_top_k(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, s
   cl::Buffer state = run.scratch(detail::kSelectState, plan.state_words * 4);
   cl::Buffer selected = run.scratch(detail::kSelectOut, k * 4);
   cl::Buffer sort_keys = run.scratch(detail::kSelectCodes, k * 8);
-  const cl_uint kk = cl_uint(k), kind = run.kind, desc = descending;
+  const cl_uint kk = cl_uint(k), kind = run.kind, desc = run.descending;
   detail::run_select(run, plan, kk, false, selected, state);
   const bool wide = key_size(type) == 8;
   if (!wide) {  // keys of up to 4 bytes: one sort of unique (code << 32 | index)
@@ -73,12 +71,12 @@ cl::Event enqueue_top_k(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, s
     s.last = sort_selection(s, KeyType::u64, sort_keys, nullptr, k, run.finish());
   } else {  // 8-byte keys: the indices in order, then a stable sort of them by code
     s.last = sort_selection(s, KeyType::u32, selected, nullptr, k, run.finish());
-    detail::Run middle = make_run(s, type, descending, keys, n, {s.last});
+    detail::Run middle = make_run(s, type, options, keys, n, {});
     detail::set_args(codes, keys, selected, sort_keys, kk, kind, desc);
     middle.launch(codes, k, 64, "select_codes");
     s.last = sort_selection(s, KeyType::u64, sort_keys, &selected, k, middle.finish());
   }
-  detail::Run last = make_run(s, type, descending, keys, n, {s.last});
+  detail::Run last = make_run(s, type, options, keys, n, {});
   detail::set_args(gather, keys, sort_keys, selected, keys_out, indices_out, kk);
   last.launch(gather, k, 64, "select_gather");
   return s.last = last.finish();
@@ -87,11 +85,9 @@ cl::Event enqueue_top_k(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, s
 // The commands of select on validated buffers; the chosen index stays in the state buffer's word 1, and
 // where key_out is given the key goes there.
 cl::Event enqueue_select(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, std::size_t n, std::size_t k,
-                         bool descending, const cl::Buffer* key_out, const std::vector<cl::Event>& wait,
-                         cl::Buffer* state_out) {
-  std::vector<cl::Event> deps = wait;
-  if (s.last()) deps.push_back(s.last);
-  detail::Run run = make_run(s, type, descending, keys, n, std::move(deps));
+                         const Options& options, const cl::Buffer* key_out,
+                         const std::vector<cl::Event>& wait, cl::Buffer* state_out) {
+  detail::Run run = make_run(s, type, options, keys, n, wait);
   const detail::SelectPlan plan = select_plan(s, type, n);
   cl::Kernel result;
   if (key_out) result = run.kernel(plan.program, "select_result");
@@ -127,7 +123,7 @@ cl::Event Sorter::top_k_buffer(KeyType type, const cl::Buffer& keys, std::size_t
   if (indices_out() == keys_out() || overlap(io, ko))
     detail::throw_argument_error("indices_out", "must not overlap keys_out");
   s.profile.clear();
-  return enqueue_top_k(s, type, keys, n, k, options.order == Order::descending, keys_out, indices_out, wait);
+  return enqueue_top_k(s, type, keys, n, k, options, keys_out, indices_out, wait);
 }
 
 cl::Event Sorter::select_buffer(KeyType type, const cl::Buffer& keys, std::size_t n, std::size_t k,
@@ -142,7 +138,7 @@ cl::Event Sorter::select_buffer(KeyType type, const cl::Buffer& keys, std::size_
   if (key_out() == keys() || overlap(region_of(key_out, kb), region_of(keys, n * kb)))
     detail::throw_argument_error("key_out", "must not overlap keys");
   s.profile.clear();
-  return enqueue_select(s, type, keys, n, k, options.order == Order::descending, &key_out, wait, nullptr);
+  return enqueue_select(s, type, keys, n, k, options, &key_out, wait, nullptr);
 }
 
 namespace {
@@ -159,7 +155,7 @@ cl::Event with_host_keys(
   const std::size_t kb = key_size(type);
   std::vector<cl::Event> before;
   if (s.last()) before.push_back(s.last);
-  detail::Run staging = make_run(s, type, false, {}, 0, {});
+  detail::Run staging = make_run(s, type, Options{}, {}, 0, {});
   if (detail::stages(s, type, 0, n * kb)) {
     cl::Buffer kbuf = staging.scratch(detail::kHostKeys, n * kb);
     const std::vector<detail::HostArray> arrays{{static_cast<unsigned char*>(const_cast<void*>(keys)), kbuf,
@@ -190,7 +186,7 @@ void Sorter::top_k_host(KeyType type, const void* keys, std::size_t n, std::size
   if (!indices_out) detail::throw_argument_error("indices_out", "null pointer");
   Impl& s = *impl_;
   const std::size_t kb = key_size(type);
-  detail::Run staging = make_run(s, type, false, {}, 0, {});
+  detail::Run staging = make_run(s, type, Options{}, {}, 0, {});
   cl::Buffer kout = staging.scratch(detail::kHostValues, k * kb);
   cl::Buffer iout = staging.scratch(detail::kHostIndices, k * 4);
   s.profile.clear();
@@ -198,7 +194,7 @@ void Sorter::top_k_host(KeyType type, const void* keys, std::size_t n, std::size
   // are written only once everything succeeded.
   const cl::Event done =
       with_host_keys(s, type, keys, n, [&](const cl::Buffer& kbuf, const std::vector<cl::Event>& deps) {
-        return enqueue_top_k(s, type, kbuf, n, k, options.order == Order::descending, kout, iout, deps);
+        return enqueue_top_k(s, type, kbuf, n, k, options, kout, iout, deps);
       });
   std::vector<unsigned char> got_keys(k * kb);
   std::vector<std::uint32_t> got_indices(k);
@@ -222,7 +218,7 @@ void Sorter::select_host(KeyType type, const void* keys, std::size_t n, std::siz
   cl::Buffer state;
   const cl::Event done =
       with_host_keys(s, type, keys, n, [&](const cl::Buffer& kbuf, const std::vector<cl::Event>& deps) {
-        return enqueue_select(s, type, kbuf, n, k, options.order == Order::descending, nullptr, deps, &state);
+        return enqueue_select(s, type, kbuf, n, k, options, nullptr, deps, &state);
       });
   std::uint32_t index = 0;
   const std::vector<cl::Event> after{done};
