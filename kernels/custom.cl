@@ -1,7 +1,7 @@
-// Sorts of a user's element type by a user's comparison (Sorter::sort_custom,
-// host/src/operations/custom/custom_sort.cpp). The host puts the user's OpenCL C before this file: the type's
-// declaration, `typedef <type> clsort_t;` and `clsort_user_less(a, b)`. Nothing here knows the type's layout:
-// elements are only loaded, compared and stored whole.
+// Sorts of a user's element type by a user's comparison (Sorter::sort_custom, host/src/operations/custom/custom_sort.cpp).
+// The host puts the user's OpenCL C before this file: the type's declaration, `typedef <type> clsort_t;`
+// and `clsort_user_less(a, b)`. Nothing here knows the type's layout: elements are only loaded, compared
+// and stored whole.
 //
 // Merge sort, stable: tiles sorted by one work-group in local memory (a stable insertion sort of each
 // work-item's CUSTOM_ITEMS elements, then merge rounds over element indices, so that wide elements move

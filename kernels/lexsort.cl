@@ -1,6 +1,6 @@
-// Lexicographic sort (host/src/operations/lexsort/lexsort.cpp): the permutation starts as the identity, and
-// before each column's stable sort by key the column is gathered through the permutation so far, so that the
-// sort moves row numbers by that column's keys. The program is built per key width (KEY_BITS; gkey_t is the
+// Lexicographic sort (host/src/operations/lexsort/lexsort.cpp): the permutation starts as the identity, and before each
+// column's stable sort by key the column is gathered through the permutation so far, so that the sort
+// moves row numbers by that column's keys. The program is built per key width (KEY_BITS; gkey_t is the
 // key in global memory).
 //
 // The gathered copy holds every NaN as one positive NaN: a column's NaNs are equal to each other, so rows

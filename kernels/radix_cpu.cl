@@ -132,10 +132,10 @@ kernel void radix_cpu_scatter(global const gkey_t* src, global gkey_t* dst,
 #define RADIX_CPU_SHIFT (KEY_END_BIT - RADIX_BITS)
 #define RADIX_CPU_PASSES ((RADIX_RANGE_BITS - 1) / RADIX_BITS)
 #if RADIX_RANGE_BITS % RADIX_BITS == 0
-#define RADIX_CPU_PASS_SHIFT(p) (KEY_BEGIN_BIT + (p)*RADIX_BITS)
+#define RADIX_CPU_PASS_SHIFT(p) (KEY_BEGIN_BIT + (p) * RADIX_BITS)
 #else
 #define RADIX_CPU_PASS_SHIFT(p) \
-  min((uint)(KEY_BEGIN_BIT + (p)*RADIX_BITS), (uint)max(KEY_BEGIN_BIT, RADIX_CPU_SHIFT - RADIX_BITS))
+  min((uint)(KEY_BEGIN_BIT + (p) * RADIX_BITS), (uint)max(KEY_BEGIN_BIT, RADIX_CPU_SHIFT - RADIX_BITS))
 #endif
 // How many of a bucket's passes run over the whole bucket. 0: all of them. 1: only the top ones that
 // tell its keys apart: digits enough for 2^RADIX_CPU_TOP_MARGIN times as many values as the bucket has

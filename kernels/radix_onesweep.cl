@@ -37,8 +37,8 @@ INLINE uint status_load(global uint* p) {
 // A tile's owner stores zeroes over its row, which is zero already (the launch before cleared it) and which
 // no other work-group writes, so no look-back can read a different value. It is for the cache: whole-sector
 // stores bring the row into L2 without reading memory, where the atomics that publish would each wait for
-// a DRAM read once the rows outgrow L2 (faster for u32 and u64 keys at large n, pairs level). NVIDIA only:
-// the portable path's loads are atomic writes too, with which a plain store races.
+// a DRAM read once the rows outgrow L2 (faster for u32 and u64 keys at large n, pairs level). NVIDIA only: the portable path's loads are atomic writes too, with
+// which a plain store races.
 INLINE void status_own_row(global uint* row) {
   for (uint d = get_local_id(0); d < RADIX; d += RADIX_WG) row[d] = 0;
 }
@@ -59,12 +59,12 @@ INLINE void publish_count(global uint* status, uint t, uint d, uint count) {
   status_store(status + (size_t)t * RADIX + d, (t == 0 ? OS_PREFIX : OS_AGGREGATE) | count);
 }
 
-// 1 (set by the host; see host/src/algorithms/radix/radix_plan.cpp for where): a work-group sorts tiles until
-// none is left, loading the next tile's keys as soon as this one's are in local memory, so that the loads
-// overlap this tile's look-back and scatter rather than open a new work-group's tile with nothing to hide
-// them. It paid where each work-group gets several tiles but the keys still fit L2, with the previous ranking
-// kernels; past L2 it was level or slower. For 4-byte keys alone: values and 64-bit keys need the registers
-// the next keys would take, and spilled (docs/tuning.md, radix.prefetch_max).
+// 1 (set by the host; see host/src/algorithms/radix/radix_plan.cpp for where): a work-group sorts tiles until none is left, loading the
+// next tile's keys as soon as this one's are in local memory, so that the loads overlap this tile's
+// look-back and scatter rather than open a new work-group's tile with nothing to hide them. It paid where
+// each work-group gets several tiles but the keys still fit L2, with the previous ranking kernels; past L2
+// it was level or slower. For 4-byte keys alone: values and 64-bit keys need the registers the next keys
+// would take, and spilled (docs/tuning.md, radix.prefetch_max).
 #ifndef RADIX_PREFETCH
 #define RADIX_PREFETCH 0
 #endif

@@ -160,8 +160,8 @@ INLINE sgmask_t peers_of(uint d) {
 // number, and each key's place is the old counter plus its peers in lower lanes. Items in order and lanes
 // in order within an item are input order, so the sort stays stable. Only this sub-group touches its
 // counters and masks, so sub-group syncs order them. Which peer search is faster depends on the key and
-// the device; the NVIDIA rows in host/src/device/tuning.cpp pick (docs/tuning.md has their figures). Ends
-// with a barrier, after which the ranking state's words are free for the tile.
+// the device; the NVIDIA rows in host/src/device/tuning.cpp pick (docs/tuning.md has their figures). Ends with a barrier, after which the ranking
+// state's words are free for the tile.
 INLINE void rank_keys(const ukey_t* k, uint shift, local uint* wcount, local sgmask_t* wmask, uint* to) {
   const uint lane = sg_lane(), sg = sg_index();
   const sgmask_t lanes_before = sg_lanes_below();

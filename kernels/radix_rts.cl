@@ -47,8 +47,8 @@ kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS voi
 }
 
 // One work-group per digit: turns counts[d][*] into exclusive prefix sums; totals[d] = digit total.
-kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_scan(
-    global uint* counts, uint groups, global uint* totals) {
+kernel __attribute__((reqd_work_group_size(RADIX_WG, 1, 1))) SG_KERNEL_ATTRS void radix_scan(global uint* counts, uint groups,
+                                                                             global uint* totals) {
   local uint s[RADIX_WG];
   global uint* row = counts + get_group_id(0) * groups;
   const uint lid = get_local_id(0);

@@ -1,6 +1,6 @@
 // Radix sort of long segments, one work-group per segment (Sorter::sort_segments on GPUs, segments whose
-// length lies in (SEG_BIN, segments.radix]; host/src/operations/segments/segments.cpp). Follows a ranking
-// file, like the whole-array shapes, so every device ranks the way its radix sort does.
+// length lies in (SEG_BIN, segments.radix]; host/src/operations/segments/segments.cpp). Follows a ranking file, like the
+// whole-array shapes, so every device ranks the way its radix sort does.
 //
 // A group owns its segment, so it needs no look-back: per pass it takes the segment's tiles in order and
 // sends each tile's keys of digit d after those of the tiles before it. The digit counts a pass starts

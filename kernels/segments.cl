@@ -284,10 +284,10 @@ INLINE void seg_transposition(ukey_t* c WITH_VALUES(, value_t* v)) {
 // of an explicit vector, so that every compare-exchange of a bitonic network is one min and one max for
 // all of them. PoCL vectorizes work-items only where its work-item loop is innermost, which a network's
 // loops prevent (with a barrier per step it loaded each element by a gather, several times slower than
-// the sequential path). Segments of 2 to SEG_VEC keys go there, by groups: group g, segments [g * SEG_LANES,
-// (g + 1) * SEG_LANES), pads each to the group's P (a power of two, at least 16, from its longest segment)
-// and is taken only where its keys fill at least a quarter of the P * SEG_LANES slots; seg_sequential takes
-// the segments of the other groups.
+// the sequential path). Segments of 2 to SEG_VEC keys go there, by groups: group g, segments [g * SEG_LANES, (g + 1) *
+// SEG_LANES), pads each to the group's P (a power of two, at least 16, from its longest segment) and is
+// taken only where its keys fill at least a quarter of the P * SEG_LANES slots; seg_sequential takes the
+// segments of the other groups.
 #ifndef SEG_VEC
 #define SEG_VEC 0
 #endif

@@ -25,13 +25,7 @@ void run_select(Run& run, const SelectPlan& plan, std::uint32_t need, bool selec
 
 // The selection's state words, its two candidate index arrays, and top_k's selected indices and their
 // sort keys.
-enum SelectScratch : unsigned {
-  kSelectState,
-  kSelectCandidatesA,
-  kSelectCandidatesB,
-  kSelectOut,
-  kSelectCodes
-};
+enum SelectScratch : unsigned { kSelectState, kSelectCandidatesA, kSelectCandidatesB, kSelectOut, kSelectCodes };
 constexpr const char* scratch_owner(SelectScratch) {
   return "select";
 }
