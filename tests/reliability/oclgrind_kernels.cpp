@@ -22,7 +22,8 @@ struct Config {
   std::size_t every_type;  // the first sizes run every type and order; the rest one per key width
   // What runs instead of the sorts: top_k and select (kernels/radix_select.cl), lexsort (kernels/lexsort.cl
   // and the sorts by key), sort_custom (kernels/custom.cl; u8 runs a 1-byte struct, f32 a 12-byte one), the
-  // segmented sort (kernels/segments.cl), or values of 12 and 3 bytes (kernels/permute.cl) and argsort64.
+  // segmented sort (kernels/segments.cl, segments_short.cl, segments_local.cl), or values of 12 and 3 bytes
+  // (kernels/permute.cl) and argsort64.
   enum class Mode { sort, select, lexsort, custom, segments, wide };
   Mode mode = Mode::sort;
   // A Sorter per mode: scratch that a later mode would grow (the split path's, whose size follows the

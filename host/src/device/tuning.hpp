@@ -126,7 +126,7 @@ struct SegmentsPolicy {
   // each; others 64, one segment each, which stage their spans through local memory where seq <= 16)
   unsigned seq_wg = 0;
   // of those, up to this long: sorted by groups of consecutive segments, one segment per lane of a
-  // vector (kernels/segments.cl, seg_vector); 0: none
+  // vector (kernels/segments_short.cl, seg_vector); 0: none
   unsigned vec = 0;
   // longer than the bins take and up to this long: a radix sort per segment, one work-group each
   // (kernels/radix_segments.cl), instead of chunks and merges; 0: never

@@ -62,8 +62,8 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
   p.seq = t.segments.seq;
   p.seq_radix = t.segments.seq_radix;
   p.seq_local = t.segments.seq_wg ? t.segments.seq_wg : s.facts.type == "cpu" ? 1 : 64;
-  // A staging group holds 17 keys and values per work-item in local memory (kernels/segments.cl): at most
-  // half the device's.
+  // A staging group holds 17 keys and values per work-item in local memory (kernels/segments_short.cl): at
+  // most half the device's.
   const std::size_t stage_bytes = 17u * (kb + value_bytes);
   while (p.seq_local > 1 && p.seq <= 16 && p.seq_local * stage_bytes > s.facts.local_mem / 2)
     p.seq_local /= 2;
@@ -75,7 +75,7 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
     p.radix_plan = detail::plan_radix_segments(keys);
     if (p.radix_plan.radix.multisplit) p.radix_tile = p.radix_plan.radix.tile;
   }
-  p.program.files = {"segments.cl"};
+  p.program.files = {"segments.cl", "segments_short.cl", "segments_local.cl"};
   p.program.defines = detail::width_defines(in);
   p.program.defines.set("SEG_WG", p.wg).set("SEG_SLOTS", p.slots).set("SEG_OFFSET_64", offset_bytes == 8);
   // Only where some segment can reach it: its count table is 1 KiB of private memory per byte of key,
