@@ -19,6 +19,19 @@ namespace {
 // indices, then moved once through the permutation. Host vectors on the tuned Sorters and through the
 // staging, device buffers with guard keys and values outside the segments; ties (few unique keys) show
 // a value that does not follow its key stably.
+// `input` between `guard` zero keys at each end, and offsets moved past the first ones.
+template <class K>
+std::vector<K> with_guards(const std::vector<K>& input, std::size_t guard) {
+  std::vector<K> g(guard, K{});
+  g.insert(g.end(), input.begin(), input.end());
+  g.insert(g.end(), guard, K{});
+  return g;
+}
+std::vector<std::uint64_t> shifted(std::vector<std::uint64_t> o, std::size_t guard) {
+  for (auto& x : o) x += guard;
+  return o;
+}
+
 template <std::size_t W>
 struct Bytes {
   unsigned char b[W];
@@ -68,13 +81,10 @@ void any_width_case() {
           CHECK_MESSAGE(error.empty(), what.str() << " host: " << error);
         }
         // Device buffers: segments from `guard` to `guard` before the end, 64-bit offsets.
-        std::vector<K> gk(guard, K{});
-        gk.insert(gk.end(), input.begin(), input.end());
-        gk.insert(gk.end(), guard, K{});
+        const std::vector<K> gk = with_guards(input, guard);
         std::vector<V> gv = byte_values<W>(n + 2 * guard, seed + 1);
         std::copy(values.begin(), values.end(), gv.begin() + guard);
-        std::vector<std::uint64_t> go = o;
-        for (auto& x : go) x += guard;
+        const std::vector<std::uint64_t> go = shifted(o, guard);
         std::vector<K> gexpected = gk;
         std::vector<V> gvexpected = gv;
         reference(gexpected, &gvexpected, go, order);
@@ -154,13 +164,10 @@ void range_case(unsigned begin, unsigned end) {
         CHECK_MESSAGE(error.empty(), what.str() << " host: " << error);
       }
       // Device buffers with 4-byte values and guards at both ends.
-      std::vector<K> gk(guard, K{});
-      gk.insert(gk.end(), input.begin(), input.end());
-      gk.insert(gk.end(), guard, K{});
+      const std::vector<K> gk = with_guards(input, guard);
       std::vector<std::uint32_t> gv(gk.size());
       std::iota(gv.begin(), gv.end(), 7u);
-      std::vector<std::uint64_t> go = o;
-      for (auto& x : go) x += guard;
+      const std::vector<std::uint64_t> go = shifted(o, guard);
       std::vector<K> gexpected = gk;
       std::vector<std::uint32_t> gvexpected = gv;
       for (std::size_t i = 0; i < n; ++i) {
