@@ -1,9 +1,9 @@
-// n of 2^32 keys and more: one stable MSD partition by the top digit of each key's code into buckets of
-// fewer keys, each then sorted by the usual radix sort (host/src/dispatch/split.cpp). The array is cut into pieces
-// of fewer than 2^32 keys; the host sorts each piece in place by the top digit alone (a one-pass radix
-// sort with a bit range, the device's own fast pass), so that a piece's keys of one digit lie together,
-// and partition_gather then copies each such run to its place in its bucket, coalesced. Counts and
-// offsets are 64-bit where they span the whole array.
+// Radix sort of more keys than one sort of the passes takes: one stable MSD partition by a digit of each
+// key's code into buckets of fewer keys, each then sorted by the usual radix sort
+// (host/src/dispatch/split.cpp). The array is cut into pieces of fewer than 2^32 keys; the host sorts each
+// piece in place by the digit alone (a one-pass radix sort with a bit range, the device's own fast pass),
+// so that a piece's keys of one digit lie together, and partition_gather then copies each such run to its
+// place in its bucket, coalesced. Counts and offsets are 64-bit where they span the whole array.
 
 #ifndef PART_WG
 #define PART_WG 256
@@ -58,12 +58,12 @@ kernel __attribute__((reqd_work_group_size(PART_WG, 1, 1))) void partition_count
     if (hist[d]) atomic_add(&counts[(size_t)p * PART_RADIX + d], hist[d]);
 }
 
-// One work-group: each bucket's size and start (starts rounded up to `align` elements, so that a bucket
-// can be a sub-buffer) into buckets (buckets[d] bucket d's start, buckets[PART_RADIX + d] its size), and
-// for each piece p and digit d where the run of p's keys of digit d goes: offsets[p * PART_RADIX + d] is
-// that place minus the run's first position within the sorted piece, so that partition_gather adds a
-// key's own position within its piece.
-kernel void partition_offsets(global const uint* counts, uint pieces, uint digits, ulong align,
+// One work-group: each bucket's size and start (from element `base` of the output on, starts rounded up to
+// `align` elements, so that a bucket can be a sub-buffer) into buckets (buckets[d] bucket d's start,
+// buckets[PART_RADIX + d] its size), and for each piece p and digit d where the run of p's keys of digit d
+// goes: offsets[p * PART_RADIX + d] is that place minus the run's first position within the sorted piece,
+// so that partition_gather adds a key's own position within its piece.
+kernel void partition_offsets(global const uint* counts, uint pieces, uint digits, ulong align, ulong base,
                               global ulong* offsets, global ulong* buckets) {
   local ulong start[PART_RADIX];
   const uint lid = get_local_id(0), wg = get_local_size(0);
@@ -75,7 +75,7 @@ kernel void partition_offsets(global const uint* counts, uint pieces, uint digit
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
-    ulong at = 0;
+    ulong at = base;
     for (uint d = 0; d < PART_RADIX; ++d) {
       const ulong size = start[d];
       start[d] = at;
@@ -116,6 +116,20 @@ kernel __attribute__((reqd_work_group_size(PART_WG, 1, 1))) void partition_gathe
     keys_out[o] = k;
 #if VALUE_BYTES != 0
     values_out[o] = values[i];
+#endif
+  }
+}
+
+// n keys (and values) from position `from` of the input to position `to` of the output: a crowded
+// bucket's parts between the caller's buffers and the scratch copy, which kernels read next. A kernel
+// rather than clEnqueueCopyBuffer: Oclgrind 21.10 takes a buffer that a partial copy wrote to as
+// uninitialized from then on, whatever kernels write to it later.
+kernel void partition_copy(global const gkey_t* keys, global gkey_t* keys_out PART_VALUES, ulong n, ulong from,
+                           ulong to) {
+  for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
+    keys_out[to + i] = keys[from + i];
+#if VALUE_BYTES != 0
+    values_out[to + i] = values[from + i];
 #endif
   }
 }

@@ -2,6 +2,8 @@
 //
 // Wider than 8 bytes: they move once, after the keys are sorted with their input indices: permute_stage
 // writes those indices and saves the values, permute_gather puts each saved value at its key's position.
+// Both work on the n elements from position `at` of the index and value arrays (the segmented sort's
+// span of segments; 0 for a whole sort); the indices count from there, and the saved values from 0.
 // A value is PERM_UNITS units of PERM_UNIT bytes, the widest of 16, 8, 4, 2, 1 that divides its width; on
 // GPUs each work-item moves one unit: consecutive work-items write consecutive units (coalesced), and the
 // units of one value are read together.
@@ -23,6 +25,12 @@
 #endif
 #ifndef PERM_CPU
 #define PERM_CPU 0
+#endif
+// The permutation's indices: 32-bit, or 64-bit where a sort holds 2^32 keys or more.
+#if PERM_INDEX64
+typedef ulong perm_index_t;
+#else
+typedef uint perm_index_t;
 #endif
 
 #if PERM_UNIT == 16
@@ -50,16 +58,20 @@ typedef uchar unit_t;
   for (size_t i = get_global_id(0), i##_end = (count); i < i##_end; i += get_global_size(0))
 #endif
 
-// index[i] = i and saved = values, for the n elements.
-kernel void permute_stage(global uint* index, global const unit_t* values, global unit_t* saved, ulong n) {
-  PERM_LOOP(i, n) index[i] = (uint)i;
+// index[at + i] = i and saved[i] = values[at + i], for the n elements.
+kernel void permute_stage(global perm_index_t* index, global const unit_t* values, global unit_t* saved,
+                          ulong n, ulong at) {
+  PERM_LOOP(i, n) index[at + i] = (perm_index_t)i;
+  values += at * PERM_UNITS;
   PERM_LOOP(u, n * PERM_UNITS) saved[u] = values[u];
 }
 
-// values[i] = saved[index[i]]: unit by unit on GPUs; value by value on CPU devices, a work-item copying a
-// value's units in a loop (no coalescing to win there, and no division per unit).
-kernel void permute_gather(global const unit_t* saved, global const uint* index, global unit_t* values,
-                           ulong n) {
+// values[at + i] = saved[index[at + i]]: unit by unit on GPUs; value by value on CPU devices, a work-item
+// copying a value's units in a loop (no coalescing to win there, and no division per unit).
+kernel void permute_gather(global const unit_t* saved, global const perm_index_t* index,
+                           global unit_t* values, ulong n, ulong at) {
+  index += at;
+  values += at * PERM_UNITS;
 #if PERM_CPU
   PERM_LOOP(e, n) {
     global const unit_t* from = saved + (size_t)index[e] * PERM_UNITS;
@@ -106,3 +118,14 @@ kernel void permute_iota32(global uint* index, ulong n) {
 kernel void permute_iota64(global ulong* index, ulong n) {
   PERM_LOOP(i, n) index[i] = i;
 }
+
+#ifdef PERM_CODES
+// A bit range of a sort that compares whole codes (the segmented sort): codes[at + i] = bits [begin, end) of
+// keys[at + i]'s order-preserving code (descending's inversion included), as an unsigned key of the
+// key's width, so that an ascending sort of the codes is the range's order. end > begin.
+kernel void permute_codes(global const gkey_t* keys, global gkey_t* codes, ulong n, ulong at, uint kind,
+                          uint descending, uint begin, uint end) {
+  const ukey_t mask = ((((ukey_t)1 << (end - begin - 1)) << 1) - 1);
+  PERM_LOOP(i, n) codes[at + i] = (gkey_t)((encode_key(keys[at + i], kind, descending) >> begin) & mask);
+}
+#endif

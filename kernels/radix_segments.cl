@@ -9,7 +9,7 @@
 // encodes the keys it reads and decodes the keys it writes, so whichever buffer a pass writes holds plain
 // keys; a pass whose digit is the same for every key of the segment moves nothing, and a segment that
 // the last moving pass left in the scratch is copied home. The segments' chunk sorts and merges (kernels/
-// segments.cl) ran at under half the speed of CUB's DeviceSegmentedSort there, whose block-wide radix
+// segments_local.cl) ran at under half the speed of CUB's DeviceSegmentedSort there, whose block-wide radix
 // sort per segment this follows (docs/tuning.md, any/gpu/default). With the multisplit ranking,
 // segments of one tile take radix_segment_tiles (below) instead, which keeps the tile in local memory.
 //

@@ -55,14 +55,15 @@
 
 // The order-preserving code with every NaN mapped to one code just above +inf (below -inf descending):
 // the documented order leaves NaNs equivalent, so they tie and keep their input order like equal keys.
+// Narrow keys' codes fill the low KEY_BITS bits of a uint (kernels/common.cl).
 INLINE ukey_t select_code(ukey_t x, uint kind, uint descending) {
   ukey_t c = encode_key(x, kind, 0);
-  if (kind == KIND_FLOAT) {
-    const ukey_t inf_bits = (KEY_SIGN - 1) ^ NEG_NAN_SPAN;
-    const ukey_t nan_code = ((inf_bits | KEY_SIGN) - NEG_NAN_SPAN) + 1;  // encode_key(+inf) + 1
+  if (kind >= KIND_FLOAT) {
+    const ukey_t inf_bits = (KEY_SIGN - 1) ^ NAN_SPAN(kind);
+    const ukey_t nan_code = ((inf_bits | KEY_SIGN) - NAN_SPAN(kind)) + 1;  // encode_key(+inf) + 1
     c = min(c, nan_code);
   }
-  return descending ? ~c : c;
+  return descending ? c ^ KEY_MAX : c;
 }
 
 INLINE uint select_digit(ukey_t code, uint index, uint level) {
@@ -120,7 +121,7 @@ INLINE void select_scan(local uint* hist, local uint* part, local uint* found, u
 }
 
 // One group: sets the state words, and guesses level 0's bucket from the sample.
-kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_clear(global const ukey_t* keys,
+kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_clear(global const gkey_t* keys,
                                                                                 global uint* state, uint n,
                                                                                 uint need, uint kind,
                                                                                 uint descending) {
@@ -162,7 +163,7 @@ kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_clear(
 // Level 0's histogram. Pass 0: of the guess's candidates, whose indices it collects into cand, or of every
 // key where there is no guess. Pass 1: of every key, only where the guess collected too few.
 kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_histogram(
-    global const ukey_t* keys, global uint* cand, global uint* state, uint n, uint kind, uint descending,
+    global const gkey_t* keys, global uint* cand, global uint* state, uint n, uint kind, uint descending,
     uint pass) {
   local uint hist[SELECT_RADIX], counter, at;
   const uint lid = get_local_id(0);
@@ -236,7 +237,7 @@ kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_histog
 // the selection ends here. Level 0 reads the guess's candidates, or every key where the guess failed or
 // was not taken; later levels the candidates' indices.
 kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_level(
-    global const ukey_t* keys, global const uint* cand_in, global uint* cand_out, global uint* out,
+    global const gkey_t* keys, global const uint* cand_in, global uint* cand_out, global uint* out,
     global uint* state, uint level, uint kind, uint descending, uint select_mode, uint out_size) {
   local uint hist[SELECT_RADIX];  // this level's histogram, then its exclusive scan
   local uint next[SELECT_RADIX];  // the next level's counts of this group's candidates
@@ -320,16 +321,16 @@ kernel __attribute__((reqd_work_group_size(SELECT_WG, 1, 1))) void select_level(
   if (!finish) select_flush(next, state, STATE_HIST(level + 1));
 }
 
-// The selected elements as sort keys. 4-byte keys: (code << 32 | index), unique, so one sort of these
-// 8-byte keys orders them by key and then by index. 8-byte keys: the code, for a stable sort by key of
-// the selected indices, sorted first.
-kernel void select_codes(global const ukey_t* keys, global const uint* selected, global ulong* codes, uint k,
+// The selected elements as sort keys. Keys of up to 4 bytes: (code << 32 | index), unique, so one sort of
+// these 8-byte keys orders them by key and then by index. 8-byte keys: the code, for a stable sort by key
+// of the selected indices, sorted first.
+kernel void select_codes(global const gkey_t* keys, global const uint* selected, global ulong* codes, uint k,
                          uint kind, uint descending) {
   const uint i = get_global_id(0);
   if (i >= k) return;
   const uint index = selected[i];
   const ukey_t code = select_code(keys[index], kind, descending);
-#if KEY_BITS == 32
+#if KEY_BITS <= 32
   codes[i] = (ulong)code << 32 | index;
 #else
   codes[i] = code;
@@ -337,11 +338,11 @@ kernel void select_codes(global const ukey_t* keys, global const uint* selected,
 }
 
 // The sorted selection's keys (their original bits, NaN payloads included) and indices.
-kernel void select_gather(global const ukey_t* keys, global const ulong* codes, global const uint* selected,
-                          global ukey_t* keys_out, global uint* indices_out, uint k) {
+kernel void select_gather(global const gkey_t* keys, global const ulong* codes, global const uint* selected,
+                          global gkey_t* keys_out, global uint* indices_out, uint k) {
   const uint i = get_global_id(0);
   if (i >= k) return;
-#if KEY_BITS == 32
+#if KEY_BITS <= 32
   const uint index = (uint)codes[i];
 #else
   const uint index = selected[i];
@@ -351,6 +352,6 @@ kernel void select_gather(global const ukey_t* keys, global const ulong* codes, 
 }
 
 // select on device buffers: the key at the requested position.
-kernel void select_result(global const ukey_t* keys, global const uint* state, global ukey_t* key_out) {
+kernel void select_result(global const gkey_t* keys, global const uint* state, global gkey_t* key_out) {
   if (get_global_id(0) == 0) key_out[0] = keys[state[STATE_RESULT]];
 }

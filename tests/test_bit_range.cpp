@@ -194,10 +194,10 @@ TEST_CASE("bit range: bad ranges throw naming the argument and change nothing") 
     }
     return "nothing thrown";
   };
-  CHECK(where({Order::ascending, Algorithm::radix, 8, 8}) == "begin_bit");
   CHECK(where({Order::ascending, Algorithm::radix, 9, 4}) == "begin_bit");
-  CHECK(where({Order::ascending, Algorithm::radix, 32, 0}) == "begin_bit");
+  CHECK(where({Order::ascending, Algorithm::radix, 33, 0}) == "begin_bit");
   CHECK(where({Order::ascending, Algorithm::automatic, 0, 33}) == "end_bit");
+  CHECK(where({Order::ascending, Algorithm::merge, 8, 8}) == "algorithm");  // empty, but still radix's
   for (Algorithm a : {Algorithm::bitonic, Algorithm::merge, Algorithm::selection, Algorithm::odd_even})
     CHECK(where({Order::descending, a, 0, 8}) == "algorithm");
   CHECK(keys == before);
@@ -208,6 +208,92 @@ TEST_CASE("bit range: bad ranges throw naming the argument and change nothing") 
   CHECK(s.plan(KeyType::u32, 10, 0, {Order::ascending, Algorithm::automatic, 0, 8}).algorithm ==
         Algorithm::radix);
   CHECK(s.plan(KeyType::u32, 10, 0, {}).algorithm != Algorithm::radix);
+}
+
+// An empty range (begin_bit == end_bit, as CUB takes it): every key equal in it, so the stable order is
+// the input order. Keys and values stay as they are, argsort is the identity, and nothing but a marker
+// (argsort of device keys: its indices) is enqueued. Every key type, every call that takes a range.
+template <class K>
+void empty_range_case(clsort::Sorter& s) {
+  const KeyType type = clsort::key_type_of<K>::value;
+  constexpr unsigned bits = sizeof(K) * 8;
+  const std::size_t n = 3001;
+  const std::vector<K> keys = make_keys<K>(special_distribution<K>(), n, seed_for(type, 50, n));
+  std::vector<std::uint32_t> iota(n);
+  std::iota(iota.begin(), iota.end(), 0u);
+  for (Range r : {Range{bits, 0}, Range{1, 1}, Range{bits / 2, bits / 2}, Range{bits, bits}})
+    for (Algorithm a : {Algorithm::automatic, Algorithm::radix})
+      for (Order order : both_orders()) {
+        const clsort::Options o{order, a, r.begin, r.end};
+        CAPTURE(clsort::to_string(type));
+        CAPTURE(range_name(r));
+        CAPTURE(clsort::to_string(order));
+        std::vector<K> got = keys;
+        s.sort(got, o);
+        CHECK(compare_sorted(keys, got) == "");
+        CHECK(s.last_profile().empty());
+        std::vector<K> copy(n);
+        s.sort_copy(keys.data(), copy.data(), n, o);
+        CHECK(compare_sorted(keys, copy) == "");
+        for (std::size_t width : {std::size_t(3), std::size_t(4), std::size_t(12)}) {
+          std::vector<unsigned char> values(n * width), before;
+          for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = static_cast<unsigned char>(i * 7 + width);
+          before = values;
+          got = keys;
+          s.sort_host(type, got.data(), n, values.data(), width, o);
+          CHECK(compare_sorted(keys, got) == "");
+          CHECK(values == before);
+        }
+        CHECK(s.argsort(keys, o) == iota);
+        const std::vector<std::uint64_t> iota64(iota.begin(), iota.end());
+        CHECK(s.argsort64(keys, o) == iota64);
+        // Device buffers: keys and values untouched, argsort's indices written and nothing else run.
+        cl::Buffer kbuf(s.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(K),
+                        const_cast<K*>(keys.data()));
+        std::vector<std::uint64_t> v(n, 0x5a5a5a5a5a5a5a5aull);
+        cl::Buffer vbuf(s.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 8, v.data());
+        s.sort<K>(kbuf, n, o).wait();
+        CHECK(s.last_profile().empty());
+        s.sort_by_key<K, std::uint64_t>(kbuf, vbuf, n, o).wait();
+        CHECK(s.last_profile().empty());
+        std::vector<K> back(n);
+        REQUIRE(s.queue().enqueueReadBuffer(kbuf, CL_TRUE, 0, n * sizeof(K), back.data()) == CL_SUCCESS);
+        CHECK(compare_sorted(keys, back) == "");
+        std::vector<std::uint64_t> vback(n);
+        REQUIRE(s.queue().enqueueReadBuffer(vbuf, CL_TRUE, 0, n * 8, vback.data()) == CL_SUCCESS);
+        CHECK(vback == v);
+        cl::Buffer ibuf(s.context(), CL_MEM_READ_WRITE, n * 8);
+        s.argsort<K>(kbuf, n, ibuf, o).wait();
+        std::vector<std::uint32_t> idx(n);
+        REQUIRE(s.queue().enqueueReadBuffer(ibuf, CL_TRUE, 0, n * 4, idx.data()) == CL_SUCCESS);
+        CHECK(idx == iota);
+        const std::vector<clsort::KernelTime> profile = s.last_profile();
+        REQUIRE(profile.size() == 1);
+        CHECK(profile[0].name == "argsort_iota");
+        s.argsort64<K>(kbuf, n, ibuf, o).wait();
+        std::vector<std::uint64_t> idx64(n);
+        REQUIRE(s.queue().enqueueReadBuffer(ibuf, CL_TRUE, 0, n * 8, idx64.data()) == CL_SUCCESS);
+        CHECK(idx64 == iota64);
+        CHECK(s.last_profile().size() == 1);
+        CHECK(s.plan(type, n, 4, o).shape.find("nothing to sort") != std::string::npos);
+      }
+}
+
+TEST_CASE("bit range: an empty range keeps the input order") {
+  clsort::Sorter s(shared_sorter().device(), true);
+  empty_range_case<std::uint8_t>(s);
+  empty_range_case<std::int8_t>(s);
+  empty_range_case<std::uint16_t>(s);
+  empty_range_case<std::int16_t>(s);
+  empty_range_case<clsort::half>(s);
+  empty_range_case<clsort::bfloat16>(s);
+  empty_range_case<std::uint32_t>(s);
+  empty_range_case<std::int32_t>(s);
+  empty_range_case<float>(s);
+  empty_range_case<std::uint64_t>(s);
+  empty_range_case<std::int64_t>(s);
+  empty_range_case<double>(s);
 }
 
 }  // namespace

@@ -130,6 +130,24 @@ TEST_CASE("top_k i64") {
 TEST_CASE("top_k f64") {
   top_k_matrix<double>(shared_sorter());
 }
+TEST_CASE("top_k u8") {
+  top_k_matrix<std::uint8_t>(shared_sorter());
+}
+TEST_CASE("top_k i8") {
+  top_k_matrix<std::int8_t>(shared_sorter());
+}
+TEST_CASE("top_k u16") {
+  top_k_matrix<std::uint16_t>(shared_sorter());
+}
+TEST_CASE("top_k i16") {
+  top_k_matrix<std::int16_t>(shared_sorter());
+}
+TEST_CASE("top_k f16") {
+  top_k_matrix<clsort::half>(shared_sorter());
+}
+TEST_CASE("top_k bf16") {
+  top_k_matrix<clsort::bfloat16>(shared_sorter());
+}
 
 // The shapes the device's row does not pick: the GPU shape (local atomics, barriers) on CPU devices and
 // the CPU shape on GPUs, and small tiles, so that a few thousand keys span many groups and tiles.
@@ -149,11 +167,13 @@ TEST_CASE("top_k under other select shapes") {
     top_k_matrix<float>(s, 5000);
     top_k_matrix<std::int64_t>(s, 5000);
     top_k_matrix<double>(s, 5000);
+    top_k_matrix<clsort::half>(s, 5000);
+    top_k_matrix<std::uint8_t>(s, 5000);
   }
 }
 
-// The sample that guesses level 0's bucket (kernels/radix_select.cl) reads every (n / 4096)-th key. Here one in
-// 16 of those is tiny, every other sampled key huge and every key the sample skips in between, so the
+// The sample that guesses level 0's bucket (kernels/radix_select.cl) reads every (n / 4096)-th key. Here one
+// in 16 of those is tiny, every other sampled key huge and every key the sample skips in between, so the
 // guess keeps the tiny keys alone: fewer than k. The second histogram pass must count every key. Descending,
 // the sample sees mostly huge keys and takes no guess.
 template <class K>
@@ -210,6 +230,7 @@ TEST_CASE("host keys in read-only memory: top_k, select and sort_copy only read 
 TEST_CASE("top_k and select where the sample misleads") {
   misleading_sample_case<std::uint32_t>(shared_sorter());
   misleading_sample_case<std::uint64_t>(shared_sorter());
+  misleading_sample_case<std::uint16_t>(shared_sorter());
 }
 
 TEST_CASE("top_k ties: lower input index first, NaNs of every payload tie") {
@@ -271,7 +292,7 @@ void buffers_case() {
         s.select<K>(keys, n, k - 1, one, {order}).wait();
         const std::vector<K> sel = read_back<K>(s, one, 2);
         CHECK(same_bits(sel[0], input[ref[k - 1]]));
-        CHECK(sel[1] == K(7));
+        CHECK(same_bits(sel[1], K(7)));
       }
     }
   }
@@ -282,6 +303,11 @@ TEST_CASE("top_k and select on device buffers keep bytes past k") {
   buffers_case<float>();
   buffers_case<std::int64_t>();
   buffers_case<double>();
+  buffers_case<std::uint8_t>();
+  buffers_case<std::int8_t>();
+  buffers_case<std::int16_t>();
+  buffers_case<clsort::half>();
+  buffers_case<clsort::bfloat16>();
 }
 
 TEST_CASE("top_k on an out-of-order queue, after a user event") {
@@ -315,22 +341,36 @@ void expect_argument_error(const std::optional<clsort::Error>& e, const std::str
   CHECK(std::string(e->what()).find(where) != std::string::npos);
 }
 
-// The selection kernels read 4- and 8-byte keys: 8- and 16-bit keys are refused, naming the type, before
-// anything is read or written.
-TEST_CASE("top_k and select refuse 8- and 16-bit keys") {
-  clsort::Sorter& s = shared_sorter();
-  std::vector<std::uint16_t> keys{5, 3, 9, 1};
-  const auto keys0 = keys;
-  expect_argument_error(thrown([&] { s.top_k(keys, 2); }), "type");
-  std::vector<std::uint8_t> bytes{5, 3, 9, 1};
-  expect_argument_error(thrown([&] { s.top_k(bytes, 2); }), "type");
-  Filled buffer(s.context(), 4 * 2, 7), kout(s.context(), 2 * 2, 8), iout(s.context(), 2 * 4, 9);
-  expect_argument_error(
-      thrown([&] { s.top_k<std::uint16_t>(buffer.buffer, 4, 2, kout.buffer, iout.buffer); }), "type");
-  CHECK(keys == keys0);
-  CHECK(buffer.unchanged(s.queue()));
-  CHECK(kout.unchanged(s.queue()));
-  CHECK(iout.unchanged(s.queue()));
+// 8- and 16-bit keys through the C API, host and device forms: the key type given at run time.
+TEST_CASE("top_k and select of 8- and 16-bit keys through the C API") {
+  clsort_sorter cs = nullptr;
+  REQUIRE(clsort_sorter_create(shared_sorter().queue()(), &cs) == CLSORT_SUCCESS);
+  const std::vector<clsort::half> input = make_keys<clsort::half>(Dist::float_specials, 2001, 12);
+  const std::vector<std::uint32_t> ref = reference_argsort(input, Order::descending);
+  std::vector<clsort::half> keys_out(30);
+  std::vector<std::uint32_t> indices_out(30);
+  REQUIRE(clsort_top_k_host(cs, input.data(), input.size(), 30, CLSORT_KEY_F16, CLSORT_DESCENDING,
+                            keys_out.data(), indices_out.data()) == CLSORT_SUCCESS);
+  CHECK(check_top_k(input, ref, 30, keys_out, indices_out).empty());
+  clsort::half median;
+  REQUIRE(clsort_select_host(cs, input.data(), input.size(), 1000, CLSORT_KEY_F16, CLSORT_DESCENDING,
+                             &median) == CLSORT_SUCCESS);
+  CHECK(same_bits(median, input[ref[1000]]));
+  const std::vector<std::int8_t> bytes = make_keys<std::int8_t>(Dist::random, 3001, 13);
+  const std::vector<std::uint32_t> ref8 = reference_argsort(bytes, Order::ascending);
+  cl::Buffer keys = device_buffer(shared_sorter(), bytes),
+             kout = device_buffer(shared_sorter(), std::vector<std::int8_t>(500)),
+             iout = device_buffer(shared_sorter(), std::vector<std::uint32_t>(500)),
+             one = device_buffer(shared_sorter(), std::vector<std::int8_t>(1));
+  REQUIRE(clsort_top_k(cs, keys(), bytes.size(), 500, CLSORT_KEY_I8, 0, kout(), iout(), 0, nullptr,
+                       nullptr) == CLSORT_SUCCESS);
+  REQUIRE(clsort_select(cs, keys(), bytes.size(), 2999, CLSORT_KEY_I8, 0, one(), 0, nullptr, nullptr) ==
+          CLSORT_SUCCESS);
+  CHECK(check_top_k(bytes, ref8, 500, read_back<std::int8_t>(shared_sorter(), kout, 500),
+                    read_back<std::uint32_t>(shared_sorter(), iout, 500))
+            .empty());
+  CHECK(read_back<std::int8_t>(shared_sorter(), one, 1)[0] == bytes[ref8[2999]]);
+  clsort_sorter_destroy(cs);
 }
 
 TEST_CASE("top_k and select: bad arguments throw naming them and change nothing") {

@@ -262,7 +262,7 @@ void check_select(const SelectPlan& p, const DeviceFacts& d, unsigned kb, std::u
   CHECK_FALSE(p.program.files.empty());
 }
 
-// The segmented sort's parameters (its plan needs a Sorter; kernels/segments.cl and radix_segments.cl).
+// The segmented sort's parameters (its plan needs a Sorter; kernels/segments*.cl and radix_segments.cl).
 void check_segments(const Tuning& t, const DeviceFacts& d, unsigned kb, unsigned vb) {
   const SegmentsPolicy& g = t.segments;
   CHECK(pow2(g.wg));

@@ -20,9 +20,10 @@ struct Config {
   const char* tuning;
   std::vector<std::size_t> sizes;
   std::size_t every_type;  // the first sizes run every type and order; the rest one per key width
-  // What runs instead of the sorts: top_k and select (kernels/radix_select.cl), lexsort (kernels/lexsort.cl and
-  // the sorts by key), sort_custom (kernels/custom.cl; u8 runs a 1-byte struct, f32 a 12-byte one), the
-  // segmented sort (kernels/segments.cl), or values of 12 and 3 bytes (kernels/permute.cl) and argsort64.
+  // What runs instead of the sorts: top_k and select (kernels/radix_select.cl), lexsort (kernels/lexsort.cl
+  // and the sorts by key), sort_custom (kernels/custom.cl; u8 runs a 1-byte struct, f32 a 12-byte one), the
+  // segmented sort (kernels/segments.cl, segments_short.cl, segments_local.cl), or values of 12 and 3 bytes
+  // (kernels/permute.cl) and argsort64.
   enum class Mode { sort, select, lexsort, custom, segments, wide };
   Mode mode = Mode::sort;
   // A Sorter per mode: scratch that a later mode would grow (the split path's, whose size follows the
@@ -148,17 +149,18 @@ const Config kConfigs[] = {
      {16}},
     // n past radix.split_min (2^32 by default): the stable partition by the top digit with 64-bit counts
     // (kernels/partition.cl), then each bucket's radix sort as a sub-buffer; keys alone and by key. Each
-    // bucket is a sort of its own (Oclgrind runs every launch of each): f32 ascending, i64 descending. 4-bit
-    // digits: an
-    // even number of passes over the bits below the top 8 (6 and 14), so no bucket's result is copied back
-    // from scratch: Oclgrind 21.10 takes a clEnqueueCopyBuffer into a sub-buffer to leave the whole parent
-    // uninitialized (a plain program that fills a buffer by a kernel, copies into a sub-buffer of it and
-    // reads the parent shows it), and reports every later read of the partitioned keys.
+    // bucket is a sort of its own (Oclgrind runs every launch of each): f32 ascending, i64 descending. The
+    // f32 specials crowd the bucket of the small positive codes past radix.split_max (24): it is
+    // partitioned again by the next digit into the caller's buffers, its parts sorted there or through
+    // the scratch. 4-bit digits: an even number of passes over the bits below each digit (6, 4 and 14), so
+    // no bucket's result is copied back from scratch: Oclgrind 21.10 takes a clEnqueueCopyBuffer into a
+    // sub-buffer to leave the whole parent uninitialized (a plain program that fills a buffer by a kernel,
+    // copies into a sub-buffer of it and reads the parent shows it), and reports every later read of the
+    // partitioned keys.
     {"radix_split",
      Algorithm::radix,
-     "radix.split_min=40 radix.split_piece=32 radix.cpu=0 radix.onesweep=0 radix.match=0 radix.bits=4 "
-     "radix.wg=16 radix.items=2 "
-     "radix.groups=4",
+     "radix.split_min=40 radix.split_piece=32 radix.split_max=24 radix.cpu=0 radix.onesweep=0 radix.match=0 "
+     "radix.bits=4 radix.wg=16 radix.items=2 radix.groups=4",
      {300},
      0,
      Mode::sort,
@@ -379,32 +381,39 @@ void run_segments(clsort::Sorter& sorter, KeyType type, Order order, const std::
   const std::vector<unsigned char> bytes = pack(type, all);
   const std::vector<std::uint32_t> off32(off.begin(), off.end());
   const cl::CommandQueue& q = sorter.queue();
-  for (bool with_values : {false, true}) {
+  // Keys alone (32-bit offsets), 8-byte values (64-bit offsets), 12-byte values (32-bit offsets), which
+  // the segment kernels carry as 32-bit indices and kernels/permute.cl moves over the span.
+  for (unsigned vb : {0u, 8u, 12u}) {
+    const bool with_values = vb != 0, offsets64 = vb == 8;
+    const unsigned wb = with_values ? vb : 8;
     std::vector<unsigned char> k = bytes;
-    const std::vector<unsigned char> v = make_values(all.size(), 8, rng);
+    std::vector<unsigned char> v(all.size() * wb);
+    for (auto& b : v) b = static_cast<unsigned char>(rng());
+    for (std::size_t i = 0; i < all.size(); ++i) std::memcpy(&v[i * wb], &i, 4);
     cl::Buffer kbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k.size(), k.data());
     cl::Buffer vbuf(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size(),
                     const_cast<unsigned char*>(v.data()));
-    cl::Buffer obuf = with_values ? cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                               off.size() * 8, off.data())
-                                  : cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                               off32.size() * 4, const_cast<std::uint32_t*>(off32.data()));
+    cl::Buffer obuf = offsets64 ? cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                             off.size() * 8, off.data())
+                                : cl::Buffer(sorter.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                             off32.size() * 4, const_cast<std::uint32_t*>(off32.data()));
     for (const cl::Buffer& b : {kbuf, vbuf, obuf}) buffers->push_back(b);
     sorter
-        .sort_segments_buffer(type, kbuf, with_values ? &vbuf : nullptr, 8, obuf, with_values ? 8 : 4, num,
+        .sort_segments_buffer(type, kbuf, with_values ? &vbuf : nullptr, wb, obuf, offsets64 ? 8 : 4, num,
                               {order}, {})
         .wait();
     note_kernels(sorter);
     std::vector<unsigned char> ko(k.size()), vo(v.size());
     q.enqueueReadBuffer(kbuf, CL_TRUE, 0, ko.size(), ko.data());
     q.enqueueReadBuffer(vbuf, CL_TRUE, 0, vo.size(), vo.data());
-    const std::string mode = what + (with_values ? " segments by key (8)" : " segments");
+    const std::string mode =
+        what + (with_values ? " segments by key (" + std::to_string(vb) + ")" : std::string(" segments"));
     if (!std::equal(ko.begin(), ko.begin() + std::ptrdiff_t(guard * kb), bytes.begin()) ||
         !std::equal(ko.end() - std::ptrdiff_t(guard * kb), ko.end(),
                     bytes.end() - std::ptrdiff_t(guard * kb)))
       report(mode, "guard keys changed");
     const std::vector<std::uint64_t> out = unpack(type, ko.data(), all.size());
-    const std::vector<std::uint64_t> index = value_indices(vo, 8);
+    const std::vector<std::uint64_t> index = value_indices(vo, wb);
     for (std::size_t s = 0; s < num; ++s) {
       const auto b = std::ptrdiff_t(off[s]), e = std::ptrdiff_t(off[s + 1]);
       const std::vector<std::uint64_t> in_seg(all.begin() + b, all.begin() + e),
@@ -415,7 +424,7 @@ void run_segments(clsort::Sorter& sorter, KeyType type, Order order, const std::
                                : check_keys(type, order, in_seg, out_seg));
     }
     if (with_values)
-      report(mode, check_values_follow(v, vo, 8));
+      report(mode, check_values_follow(v, vo, wb));
     else if (vo != v)
       report(mode, "values changed by a keys-only sort");
   }
@@ -666,8 +675,6 @@ int main(int argc, char** argv) {
       for (KeyType type : all_types()) {
         if (largest && type != KeyType::f32 && type != KeyType::i64) continue;
         if (config->only && config->only != std::string(clsort::to_string(type))) continue;
-        if (config->mode == Mode::select && clsort::key_size(type) < 4)
-          continue;  // top_k refuses narrow keys
         if (config->mode == Mode::custom && type != KeyType::u8 && type != KeyType::f32) continue;
         if (argc == 3 && argv[2] != std::string(clsort::to_string(type))) continue;
         for (Order order : {Order::ascending, Order::descending}) {

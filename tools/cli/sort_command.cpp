@@ -463,8 +463,8 @@ int run_sort(const SortArgs& a) {
     if (a.end_bit > bits)
       throw CliError("--end-bit " + std::to_string(a.end_bit) + " is past the " + std::to_string(bits) +
                      " bits of " + a.type + " keys");
-    if (a.begin_bit >= end)
-      throw CliError("--begin-bit " + std::to_string(a.begin_bit) + " is not below the end bit " +
+    if (a.begin_bit > end)
+      throw CliError("--begin-bit " + std::to_string(a.begin_bit) + " is past the end bit " +
                      std::to_string(end));
     if (job.options.algorithm != clsort::Algorithm::automatic &&
         job.options.algorithm != clsort::Algorithm::radix)
@@ -496,7 +496,6 @@ int run_sort(const SortArgs& a) {
   }
   if (!a.segments.empty()) {
     if (a.top_k >= 0) throw CliError("--segments and --top-k cannot be combined");
-    if (a.begin_bit || a.end_bit) throw CliError("--segments takes no --begin-bit or --end-bit");
     if (a.segments == "-" && (a.input == "-" || a.values == "-"))
       throw CliError("the offsets and the keys or values cannot both come from stdin");
   }

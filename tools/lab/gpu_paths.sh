@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The radix ranking paths side by side against CUB on the lent NVIDIA GPU (docs/benchmarks.md, "Ranking
-# paths on one GPU"), in one device command: the NVIDIA row (ballot peers for 4-byte keys, local-atomic
+# The radix ranking paths side by side against CUB on the lent NVIDIA GPU (docs/benchmarks.md, "Radix
+# ranking paths on one GPU"), in one device command: the NVIDIA row (ballot peers for 4-byte keys, local-atomic
 # peers for 8-byte keys), the ballot path that devices with cl_khr_subgroup_ballot run (here through PTX
 # vote.ballot: radix.peers=1), the local-atomic peers (radix.peers=2), the path of devices without
 # sub-groups (radix.subgroups=3: no PTX at all), and the ballot path with the tile a GPU without a tuning

@@ -15,7 +15,7 @@
 //   clsort_probe_tuning --values --sizes 2^24 --variant "" --variant "radix.items=28"
 //   clsort_probe_tuning --types u16,f16 --sizes 2^24,2^26 --profile      (narrow keys: two passes)
 //
-// docs/benchmarks.md calls it the sweep driver; docs/tuning.md says how a row is measured with it.
+// docs/benchmarks-history.md calls it the sweep driver; docs/tuning.md says how a row is measured with it.
 #include <CLI/CLI.hpp>
 #include <clsort/clsort.hpp>
 #include <clsort/key_transform.hpp>

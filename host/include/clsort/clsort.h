@@ -91,7 +91,7 @@ typedef unsigned int clsort_flags;
 #define CLSORT_DESCENDING 1u
 /** Pick by n, key type and device (the default). */
 #define CLSORT_ALGORITHM_AUTOMATIC (0u << 4)
-/** LSD radix sort, n < 2^32. */
+/** LSD radix sort, any n (from 2^32 keys on, partitioned first). */
 #define CLSORT_ALGORITHM_RADIX (1u << 4)
 /** Bitonic sort, n <= 2^31. */
 #define CLSORT_ALGORITHM_BITONIC (2u << 4)
@@ -105,7 +105,8 @@ typedef unsigned int clsort_flags;
 #define CLSORT_ALGORITHM_MASK (0xfu << 4)
 /** Radix sort by bits [begin, end) of each key's order-preserving code only (clsort::Options::begin_bit,
     end_bit; CUB's semantics; stable): ORed into the flags, with automatic or radix. end 0 means the key's
-    width; otherwise begin < end <= the key's bits, else CLSORT_ERROR_INVALID_ARGUMENT. Both below 256. */
+    width; otherwise begin <= end <= the key's bits, else CLSORT_ERROR_INVALID_ARGUMENT; begin == end
+    orders by nothing (the input order stays). Both below 256. */
 #define CLSORT_BIT_RANGE(begin, end) \
   ((((clsort_flags)(begin)&0xffu) << 16) | (((clsort_flags)(end)&0xffu) << 24))
 /** The bits of flags that hold a bit range. */
@@ -132,8 +133,8 @@ CLSORT_C_API clsort_status clsort_sort(clsort_sorter sorter, cl_mem keys, size_t
 
 /** Like clsort_sort(), and moves the first n values of `values` (each `value_size` bytes, 1 or more) with
  * their keys. Stable. Keys and values must not overlap. Values of up to 8 bytes ride the sort's passes
- * (1, 2, 3, 5, 6, 7 bytes widened to 4 or 8); wider ones are sorted as 32-bit indices and move once at the
- * end (scratch of n values and 2n indices), with n < 2^32. */
+ * (1, 2, 3, 5, 6, 7 bytes widened to 4 or 8); wider ones are sorted as 32-bit indices (64-bit from 2^32
+ * keys) and move once at the end (scratch of n values and 2n indices). */
 CLSORT_C_API clsort_status clsort_sort_by_key(clsort_sorter sorter, cl_mem keys, cl_mem values, size_t n,
                                               clsort_key_type key_type, size_t value_size, clsort_flags flags,
                                               cl_uint num_events_in_wait_list,
@@ -172,11 +173,11 @@ CLSORT_C_API clsort_status clsort_argsort(clsort_sorter sorter, cl_mem keys, siz
                                           clsort_key_type key_type, cl_mem indices, size_t index_size,
                                           clsort_flags flags, cl_uint num_events_in_wait_list,
                                           const cl_event* event_wait_list, cl_event* event);
-/** The k first of the first n keys of `keys` in the flags' order (n < 2^32, 0 <= k <= n), sorted, by radix
- * selection: the k keys go to the first k elements of `keys_out`, their input indices (uint32_t) to those
- * of `indices_out`. Exactly the first k elements of a stable sort (equal keys and all NaNs by lower index
- * first). The algorithm bits of `flags` are ignored. Outputs must not overlap each other or the keys;
- * bytes past k are never touched. Only enqueues, like clsort_sort(). */
+/** The k first of the first n keys of `keys` (any key type) in the flags' order (n < 2^32, 0 <= k <= n),
+ * sorted, by radix selection: the k keys go to the first k elements of `keys_out`, their input indices
+ * (uint32_t) to those of `indices_out`. Exactly the first k elements of a stable sort (equal keys and all
+ * NaNs by lower index first). The algorithm bits of `flags` are ignored. Outputs must not overlap each other
+ * or the keys; bytes past k are never touched. Only enqueues, like clsort_sort(). */
 CLSORT_C_API clsort_status clsort_top_k(clsort_sorter sorter, cl_mem keys, size_t n, size_t k,
                                         clsort_key_type key_type, clsort_flags flags, cl_mem keys_out,
                                         cl_mem indices_out, cl_uint num_events_in_wait_list,
@@ -247,10 +248,11 @@ CLSORT_C_API clsort_status clsort_sort_custom_host(clsort_sorter sorter, void* d
 /** Sorts each of num_segments segments of `keys` in place, stably: segment i is the keys [offsets[i],
  * offsets[i + 1]), `offsets` a buffer of num_segments + 1 offsets of `offset_size` bytes (4 or 8),
  * non-decreasing, at most the keys the buffer holds and below 2^32. `values` may be NULL; otherwise its
- * values (`value_size` bytes, 4 or 8) move with their keys. Keys and values outside every segment are
- * never touched. A kernel checks the offsets and lists the long segments, which the call reads back: it
+ * values (`value_size` bytes, any width from 1) move with their keys. Keys and values outside every segment
+ * are never touched. A kernel checks the offsets and lists the long segments, which the call reads back: it
  * returns once the wait list has completed, and bad offsets fail before anything is written. The
- * algorithm bits of `flags` are ignored; a bit range is refused. */
+ * algorithm bits of `flags` are ignored; a bit range (CLSORT_BIT_RANGE) orders each segment by those
+ * bits. */
 CLSORT_C_API clsort_status clsort_sort_segments(clsort_sorter sorter, cl_mem keys, cl_mem values,
                                                 cl_mem offsets, size_t offset_size, size_t num_segments,
                                                 clsort_key_type key_type, size_t value_size,

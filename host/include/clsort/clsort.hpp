@@ -68,7 +68,9 @@ struct Options {
   /// descending's inversion) and ignore the others, as CUB's begin_bit / end_bit do. Keys equal in those
   /// bits keep their input order (the sort is stable). Only the passes over those bits run: keys known to
   /// use 20 bits sort in 3 passes of 8 bits instead of 4. end_bit 0 means the key's width; otherwise
-  /// begin_bit < end_bit <= the key's bits, else Error naming the argument.
+  /// begin_bit <= end_bit <= the key's bits, else Error naming the argument. An empty range (begin_bit ==
+  /// end_bit, e.g. computed from keys that are all equal) orders by nothing: keys and values stay as they
+  /// are and argsort is the identity, with nothing enqueued but the indices (and a marker).
   unsigned begin_bit = 0;
   unsigned end_bit = 0;  ///< see begin_bit; 0: the key's width
 };
@@ -85,7 +87,7 @@ struct TopK {
 /// u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16 (IEEE binary16, clsort::half) and bf16 (bfloat16,
 /// clsort::bfloat16); both 16-bit floats order like f32. Values may be any trivially copyable type (1 byte
 /// or wider); those of up to 8 bytes ride the sort's passes (widened to 4 or 8), wider ones are sorted as
-/// 32-bit indices and move once at the end.
+/// indices and move once at the end.
 enum class KeyType {
 #define CLSORT_KEY_ENUMERATOR(name, NAME, value, bytes, kind, cpp_type) name = value,
   CLSORT_KEY_TYPES(CLSORT_KEY_ENUMERATOR)
@@ -326,8 +328,8 @@ class CLSORT_API Sorter {
   }
   /// Sorts host keys in place and moves each value with its key (stable). Sizes must match. V is any
   /// trivially copyable type: values of up to 8 bytes ride the sort's passes (1, 2, 3, 5, 6, 7 bytes
-  /// widened to 4 or 8); wider ones (a 12-byte struct, 16, 64 bytes) are sorted as 32-bit indices and
-  /// move once, through the permutation.
+  /// widened to 4 or 8); wider ones (a 12-byte struct, 16, 64 bytes) are sorted as 32-bit indices (64-bit
+  /// from 2^32 keys on) and move once, through the permutation.
   template <class K, class V>
   void sort_by_key(std::vector<K>& keys, std::vector<V>& values, const Options& options = {}) {
     check_value_type<V>();
@@ -349,10 +351,11 @@ class CLSORT_API Sorter {
     return indices;
   }
 
-  // ---- Selection: top_k and select, by radix selection (not a full sort). The order is sort's: top_k
-  // returns exactly the first k elements of a stable sort (equal keys, and all NaNs, by lower input index
-  // first), so for floats its NaN order is defined where sort's is not. Options::algorithm is ignored.
-  // The keys are never changed; an Error leaves every output unchanged.
+  // ---- Selection: top_k and select, by radix selection (not a full sort), of every key type. The order
+  // is sort's: top_k returns exactly the first k elements of a stable sort (equal keys, and all NaNs, by
+  // lower input index first), so for floats its NaN order is defined where sort's is not.
+  // Options::algorithm and the bit range (begin_bit, end_bit) do not apply: whole keys order. The keys are
+  // never changed; an Error leaves every output unchanged.
   /// The k first keys of `keys` in options.order, sorted, with their input indices; 0 <= k <= size.
   template <class K>
   TopK<K> top_k(const std::vector<K>& keys, std::size_t k, const Options& options = {}) {
@@ -460,7 +463,9 @@ class CLSORT_API Sorter {
   // (and values) before offsets[0] and from offsets[num_segments] on are never touched. Segments up to a
   // quarter of a work-group's local memory sort there, many per work-group; longer ones by chunks and
   // merges, the longest (Tuning segments.huge) by the whole-device sort. Options::algorithm is ignored;
-  // a bit range (begin_bit, end_bit) is refused. An Error leaves the caller's data unchanged.
+  // a bit range (begin_bit, end_bit) orders each segment by those bits of the code, as radix sort does
+  // (an empty range leaves every key where it is and reads no offset). An Error leaves the caller's data
+  // unchanged.
   /// Sorts each segment of host keys; offsets.size() - 1 segments (none for empty offsets).
   template <class K, class O>
   void sort_segments(std::vector<K>& keys, const std::vector<O>& offsets, const Options& options = {}) {
@@ -468,7 +473,9 @@ class CLSORT_API Sorter {
     sort_segments_host(key_type_of<K>::value, keys.data(), keys.size(), nullptr, 0, offsets.data(), sizeof(O),
                        offsets.empty() ? 0 : offsets.size() - 1, options);
   }
-  /// Like sort_segments, moving each value with its key (stable). Sizes of keys and values must match.
+  /// Like sort_segments, moving each value with its key (stable). Sizes of keys and values must match. V
+  /// is any trivially copyable type: values of 4 and 8 bytes move with their keys in every kernel, others
+  /// (1, 2, 3, 12, 16, 64 bytes) are sorted as 32-bit indices and then move once, through the permutation.
   template <class K, class V, class O>
   void sort_segments_by_key(std::vector<K>& keys, std::vector<V>& values, const std::vector<O>& offsets,
                             const Options& options = {}) {
@@ -592,8 +599,9 @@ class CLSORT_API Sorter {
   /// The largest n a radix sort of device buffers of `type` keys with values of `value_bytes` (0: keys
   /// alone) can take on this device, by its memory alone: each of the caller's buffers and clsort's
   /// scratch copies must fit the largest allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE), and all together
-  /// the device's memory. From 2^32 keys on, radix sort partitions the keys first (64-bit counts);
-  /// values wider than 8 bytes move through 32-bit indices, so n stays below 2^32 there.
+  /// the device's memory. From 2^32 keys on, radix sort partitions the keys first (64-bit counts, by as
+  /// many digits as their distribution needs: keys that share their top bits are sorted too);
+  /// values wider than 8 bytes move through indices (64-bit from 2^32 keys on).
   /// Host sorts (std::vector) need the same device memory.
   std::size_t max_n(KeyType type, std::size_t value_bytes = 0) const;
   /// Overrides tuning parameters for experiments: "radix.wg=128,bitonic.tile=1024". Names are those

@@ -67,7 +67,7 @@ void check_fits(const Sorter& sorter, KeyType type, std::size_t n, std::size_t v
 // The call's route, after which nothing may fail for want of device memory that max_n foresaw.
 detail::CallPlan plan_checked(const Sorter& sorter, const Sorter::Impl& s, const detail::CallInput& in) {
   detail::CallPlan plan = detail::plan_call(s, in);
-  check_fits(sorter, in.type, in.n, in.value_bytes);
+  if (!plan.orders_nothing) check_fits(sorter, in.type, in.n, in.value_bytes);
   return plan;
 }
 
@@ -147,7 +147,7 @@ SortPlan Sorter::plan(KeyType type, std::size_t n, std::size_t value_bytes, cons
   p.algorithm = call.options.algorithm;
   p.shape = call.shape();
   p.host = call.host_route();
-  p.build_options = detail::build_options(*call.kernels);
+  if (call.kernels) p.build_options = detail::build_options(*call.kernels);
   const detail::Tuning& t = s.tuning(unsigned(key_size(type)), call.pass_value_bytes);
   p.tuning_row = t.row;
   p.tuning = t.describe();
@@ -158,23 +158,25 @@ std::size_t Sorter::max_n(KeyType type, std::size_t value_bytes) const {
   detail::key_type_row(type);
   const detail::DeviceFacts& f = impl_->facts;
   const std::size_t kb = key_size(type);
-  // What the passes carry (widened values, or a 32-bit index for wide ones) and what else lives through
-  // the sort.
-  const std::size_t carried = detail::pass_width(value_bytes);
-  const std::size_t widest = std::max({kb, value_bytes, carried});
-  // The split path's buckets start on the sub-buffer alignment: up to 256 of them of padding.
-  const std::size_t pad = 256 * f.base_align;
-  std::size_t n = f.max_alloc > pad ? std::size_t((f.max_alloc - pad) / widest) : 0;
-  // The caller's keys and values, one scratch copy of each (the split path's, or the passes' ping-pong
-  // buffers), the permutation's indices (twice) and saved values; scratch buffers grow with a quarter of
-  // headroom (up to the largest allocation); the split path's scratch for its pieces (2^28 keys) and
-  // buckets (n / 256 of each for spread keys) is left to the slack. Widened values: their widened copy and
-  // its scratch.
-  double per_key = 2.25 * double(kb + value_bytes);
-  if (!detail::carried_by_passes(value_bytes)) per_key += 2.5 * double(carried);
-  n = std::min<std::size_t>(n, std::size_t(double(f.global_mem) * 0.97 / per_key));
-  if (value_bytes > 8) n = std::min(n, kMax32);  // moved by 32-bit indices
-  return n;
+  // What the passes carry (widened values, or an index for wide ones: 32-bit below 2^32 keys, 64-bit from
+  // there) and what else lives through the sort.
+  auto most = [&](std::size_t carried) {
+    const std::size_t widest = std::max({kb, value_bytes, carried});
+    // The split path's buckets start on the sub-buffer alignment: up to 256 of them of padding.
+    const std::size_t pad = 256 * f.base_align;
+    std::size_t n = f.max_alloc > pad ? std::size_t((f.max_alloc - pad) / widest) : 0;
+    // The caller's keys and values, one scratch copy of each (the split path's, or the passes' ping-pong
+    // buffers), the permutation's indices (twice) and saved values; scratch buffers grow with a quarter of
+    // headroom (up to the largest allocation); the split path's scratch for its pieces (2^28 keys) and
+    // buckets (n / 256 of each for spread keys) is left to the slack. Widened values: their widened copy
+    // and its scratch.
+    double per_key = 2.25 * double(kb + value_bytes);
+    if (!detail::carried_by_passes(value_bytes)) per_key += 2.5 * double(carried);
+    return std::min<std::size_t>(n, std::size_t(double(f.global_mem) * 0.97 / per_key));
+  };
+  if (value_bytes <= 8) return most(detail::pass_width(value_bytes));
+  const std::size_t wide = most(8);
+  return wide > kMax32 ? wide : std::min(most(4), kMax32);
 }
 
 void Sorter::tune(const std::string& overrides) {

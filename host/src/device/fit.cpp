@@ -215,7 +215,7 @@ void fit_odd_even(OddEvenPolicy& o, const FitInput& f) {
 // ---- Segmented sort.
 
 // Per slot a key code and three 16-bit words, values for half the slots, and the table of a bin's
-// segments (kernels/segments.cl).
+// segments (kernels/segments_local.cl).
 std::size_t segment_bytes(const SegmentsPolicy& g, const FitInput& f) {
   return std::size_t(g.slots) * (f.key_bytes + 6) + std::size_t(g.slots / 2) * f.value_bytes +
          std::size_t(g.slots / 8 + 1) * 6 + 256;

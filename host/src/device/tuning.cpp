@@ -170,6 +170,7 @@ const Param k_params[] = {
     CLSORT_PARAM("radix.spins", radix.spins, 0, 1ull << 31, Check::range, ""),
     CLSORT_PARAM("radix.split_min", radix.split_min, 2, 1ull << 32, Check::range, ""),
     CLSORT_PARAM("radix.split_piece", radix.split_piece, 1, (1ull << 32) - 1, Check::range, ""),
+    CLSORT_PARAM("radix.split_max", radix.split_max, 2, (1ull << 32) - 1, Check::range, ""),
     CLSORT_PARAM("radix.values16", radix.values16, 0, 1, Check::range, ""),
     CLSORT_PARAM("bitonic.wg", bitonic.wg, 1, 4096, Check::pow2, ""),
     CLSORT_PARAM("bitonic.tile", bitonic.tile, 2, 65536, Check::pow2, ""),

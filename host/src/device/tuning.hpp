@@ -75,6 +75,10 @@ struct RadixPolicy {
   // The split path's pieces (keys, rounded down to the sub-buffer alignment): each is sorted by the top
   // digit apart (dispatch/split.cpp), so a piece must hold fewer than 2^32 keys; lower only to test it
   std::uint64_t split_piece = std::uint64_t(1) << 28;
+  // The most keys one sort of the passes takes (a whole sort, a piece, a bucket of the split path): more
+  // take the split path, and a bucket of more is partitioned again by its next digit. The passes count
+  // in 32 bits; lower only to test it
+  std::uint64_t split_max = (std::uint64_t(1) << 32) - 1;
   bool derived = false;  // (not a parameter) items was 0: the tile comes from the device
 };
 struct BitonicPolicy {
@@ -122,7 +126,7 @@ struct SegmentsPolicy {
   // each; others 64, one segment each, which stage their spans through local memory where seq <= 16)
   unsigned seq_wg = 0;
   // of those, up to this long: sorted by groups of consecutive segments, one segment per lane of a
-  // vector (kernels/segments.cl, seg_vector); 0: none
+  // vector (kernels/segments_short.cl, seg_vector); 0: none
   unsigned vec = 0;
   // longer than the bins take and up to this long: a radix sort per segment, one work-group each
   // (kernels/radix_segments.cl), instead of chunks and merges; 0: never

@@ -24,9 +24,9 @@ Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, 
     if (options.end_bit > key_bits)
       throw_argument_error("end_bit", std::to_string(options.end_bit) + " is past the " +
                                           std::to_string(key_bits) + " bits of " + to_string(type) + " keys");
-    if (options.begin_bit >= end)
-      throw_argument_error("begin_bit", std::to_string(options.begin_bit) + " is not below end_bit " +
-                                            std::to_string(end) + " (the range of bits to sort by is empty)");
+    if (options.begin_bit > end)
+      throw_argument_error("begin_bit",
+                           std::to_string(options.begin_bit) + " is past end_bit " + std::to_string(end));
     if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::radix)
       throw_argument_error("algorithm",
                            std::string("a bit range (begin_bit, end_bit) needs radix sort, not ") +
@@ -42,11 +42,16 @@ Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, 
   return algorithm;
 }
 
-// Radix sort from radix.split_min keys on (`carried`: the tuning of the width the passes carry), which
-// n >= 2^32 always reaches (the passes count in 32 bits).
+// The most keys one sort of the passes takes: they count in 32 bits.
+std::uint64_t most_keys(const RadixPolicy& radix) {
+  return std::min<std::uint64_t>(radix.split_max, kMax32);
+}
+
+// Radix sort from radix.split_min keys on (`carried`: the tuning of the width the passes carry), and of
+// more keys than one sort takes, which n >= 2^32 always is.
 bool splits(const Tuning& carried, Algorithm algorithm, std::size_t n) {
   if (n <= 1 || algorithm != Algorithm::radix) return false;
-  return n > kMax32 || n >= carried.radix.split_min;
+  return n > most_keys(carried.radix) || n >= carried.radix.split_min;
 }
 
 // Whether 16-byte values ride the passes beside their keys: where the tuning asks for it (radix.values16)
@@ -63,6 +68,15 @@ std::shared_ptr<const Plan> riding_plan(const Sorter::Impl& s, const Tuning& car
 }
 
 }  // namespace
+
+bool empty_range(KeyType type, const Options& options) {
+  const unsigned end = options.end_bit ? options.end_bit : unsigned(key_size(type)) * 8;
+  return (options.begin_bit != 0 || options.end_bit != 0) && options.begin_bit == end;
+}
+
+std::uint64_t most_sort_keys(const Sorter::Impl& s, KeyType type, unsigned pass_value_bytes) {
+  return most_keys(s.tuning(unsigned(key_size(type)), pass_value_bytes).radix);
+}
 
 Algorithm automatic_choice(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes) {
   // The by-key thresholds are those of 8-byte values, the wider (local memory fits fewer).
@@ -96,8 +110,18 @@ CallPlan plan_call(const Sorter::Impl& s, const CallInput& in) {
   const std::size_t vb = in.value_bytes;
   // The tuning of the width the passes carry where the values do not ride at their own: its split_min and
   // host policy decide for riding values too.
-  const unsigned carried = unsigned(pass_width(vb));
+  unsigned carried = unsigned(pass_width(vb));
+  // Values that move by index where one sort of the passes cannot take every key (the split path sorts
+  // the parts): 64-bit indices.
+  if (vb > 8 && in.n > most_sort_keys(s, in.type, carried)) carried = 8;
   const Tuning& carried_tuning = s.tuning(unsigned(key_size(in.type)), carried);
+  if (empty_range(in.type, in.options)) {
+    // No kernel plan: nothing runs, and a plan of no bits would make passes of none.
+    p.orders_nothing = true;
+    p.values = vb ? ValuePath::in_passes : ValuePath::none;
+    p.pass_value_bytes = unsigned(vb);
+    return p;
+  }
   if (vb == 0) {
     p.values = ValuePath::none;
   } else if (auto riding = riding_plan(s, carried_tuning, algorithm, in.type, in.n, vb, p.options)) {
@@ -108,9 +132,6 @@ CallPlan plan_call(const Sorter::Impl& s, const CallInput& in) {
     p.values = ValuePath::in_passes;
   } else {
     p.values = vb > 8 ? ValuePath::by_index : ValuePath::widened;
-    if (p.values == ValuePath::by_index && in.n > kMax32)
-      throw_argument_error("n", std::to_string(in.n) + " keys with values of " + std::to_string(vb) +
-                                    " bytes: such values move through 32-bit indices, so n must be < 2^32");
   }
   if (!p.kernels) p.pass_value_bytes = carried;
   p.split = splits(carried_tuning, algorithm, in.n);
@@ -151,9 +172,14 @@ CallPlan CallPlan::in_passes() const {
 }
 
 std::string CallPlan::shape() const {
+  if (orders_nothing)
+    return "nothing to sort: the bit range is empty, so every key keeps its place (argsort: the identity)";
   std::string text = describe(*kernels);
   if (split)
-    text = "one stable MSD partition by the top 8 bits of the code (64-bit counts), then per bucket: " + text;
+    text =
+        "one stable MSD partition by the top digit of the code that the keys do not all share (64-bit "
+        "counts; a bucket too large for one sort partitioned again by its next digit), then per bucket: " +
+        text;
   const std::string width = std::to_string(value_bytes);
   switch (values) {
     case ValuePath::none:
@@ -167,14 +193,15 @@ std::string CallPlan::shape() const {
           "; values of " + width + " bytes ride the passes widened to " + std::to_string(pass_value_bytes);
       break;
     case ValuePath::by_index:
-      text += "; values of " + width +
-              " bytes: sorted as 32-bit indices, then moved once through the permutation";
+      text += "; values of " + width + " bytes: sorted as " + std::to_string(pass_value_bytes * 8) +
+              "-bit indices, then moved once through the permutation";
       break;
   }
   return text;
 }
 
 std::string CallPlan::host_route() const {
+  if (orders_nothing) return "nothing moves: the keys are copied to the output where it is another array";
   // By HostPath, in its order.
   static const char* const routes[] = {
       "device buffers",

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -33,7 +34,8 @@ enum class ValuePath {
   in_passes,  // the sort's passes move them beside their keys: 4 and 8 bytes, and 16 where the plan takes
               // them (Onesweep with the multisplit ranking, radix.values16)
   widened,    // 1 to 7 bytes other than 4: copied into 4- or 8-byte slots, sorted in_passes, narrowed back
-  by_index,   // wider: the keys sorted with their 32-bit input indices, then each value moved once
+  by_index,   // wider: the keys sorted with their input indices (32-bit; 64-bit where one sort of the
+              // passes cannot take every key), then each value moved once
 };
 
 /// What plan_call reads besides the Sorter.
@@ -55,9 +57,14 @@ struct CallPlan {
   Options options;  // options.algorithm resolved: never automatic
   HostPath host = HostPath::none;
   ValuePath values = ValuePath::none;
-  unsigned pass_value_bytes = 0;  // what the passes carry beside each key: 0, 4, 8 or 16
-  // n past radix.split_min (always from 2^32): one stable MSD partition by the top digit with 64-bit
-  // counts, then each bucket sorted by the lower bits (dispatch/split.cpp).
+  unsigned pass_value_bytes =
+      0;  // what the passes carry beside each key: 0, 4, 8 or 16 (by_index: the index)
+  // An empty bit range (begin_bit == end_bit, as CUB takes it): the sort orders by nothing, so every key
+  // keeps its place; nothing is enqueued but a marker (an argsort: its indices), nothing moves on the host.
+  bool orders_nothing = false;
+  // n past radix.split_min, or more keys than one sort of the passes takes (radix.split_max, 2^32 - 1
+  // at most): one stable MSD partition by the top digit with 64-bit counts, then each bucket sorted by the
+  // lower bits, a bucket too large for one sort partitioned again by its next digit (dispatch/split.cpp).
   bool split = false;
   // The passes' kernel plan (for split sorts: that of one piece, radix.split_piece keys, as each piece's
   // and bucket's is made for its own size).
@@ -74,9 +81,17 @@ struct CallPlan {
   std::string host_route() const;
 };
 
-/// The route of one call. Throws Error naming n where n is over the algorithm's limit or values move by
-/// index past 2^32, and naming begin_bit, end_bit or algorithm for a bad bit range.
+/// The route of one call. Throws Error naming n where n is over the algorithm's limit, and naming
+/// begin_bit, end_bit or algorithm for a bad bit range.
 CallPlan plan_call(const Sorter::Impl& s, const CallInput& in);
+
+/// Whether options hold an empty bit range (begin_bit == end_bit, end_bit 0 meaning the key's width): a
+/// sort by it orders nothing, so every key keeps its place.
+bool empty_range(KeyType type, const Options& options);
+
+/// The most keys one sort of the passes takes (radix.split_max of keys of `type` whose passes carry
+/// `pass_value_bytes`, at most 2^32 - 1); more take the split path.
+std::uint64_t most_sort_keys(const Sorter::Impl& s, KeyType type, unsigned pass_value_bytes);
 
 /// What Algorithm::automatic picks for n keys of `type` with values of `value_bytes` (0: none).
 Algorithm automatic_choice(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes);

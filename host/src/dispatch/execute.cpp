@@ -3,6 +3,7 @@
 #include "dispatch/execute.hpp"
 
 #include <cstdint>
+#include <cstring>
 
 #include "engine/run.hpp"
 #include "host_data/staging.hpp"
@@ -106,8 +107,15 @@ void sort_transferred(Sorter::Impl& s, const CallPlan& plan, const cl::Buffer& k
 
 }  // namespace
 
+cl::Event enqueue_nothing(Sorter::Impl& s, const std::vector<cl::Event>& wait) {
+  cl::Event done;
+  CLSORT_CHECK(s.queue.enqueueMarkerWithWaitList(&wait, &done));
+  return done;
+}
+
 cl::Event execute(Sorter::Impl& s, const CallPlan& plan, const cl::Buffer& keys, const cl::Buffer* values,
                   const std::vector<cl::Event>& wait) {
+  if (plan.orders_nothing) return enqueue_nothing(s, wait);
   if (values && plan.values == ValuePath::widened) return enqueue_sort_widened(s, plan, keys, *values, wait);
   if (values && plan.values == ValuePath::by_index)
     return enqueue_sort_by_index(s, plan, keys, *values, wait);
@@ -129,6 +137,10 @@ cl::Event enqueue_sort_whole(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
 }
 
 void execute_host(Sorter::Impl& s, const CallPlan& plan, const void* keys_in, void* keys, void* values) {
+  if (plan.orders_nothing) {  // every key keeps its place: nothing moves to the device
+    if (keys != keys_in) std::memcpy(keys, keys_in, plan.n * key_size(plan.type));
+    return;
+  }
   if (plan.host == HostPath::zero_copy) return sort_in_place(s, plan, keys_in, keys, values);
   const std::size_t n = plan.n, kb = key_size(plan.type), vb = values ? plan.value_bytes : 0;
   Run scratch = Run::for_call(s, plan.type, plan.options, {}, nullptr, 0, 0, {});

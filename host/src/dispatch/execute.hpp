@@ -25,6 +25,9 @@ cl::Event execute_argsort(Sorter::Impl& s, const CallPlan& plan, const cl::Buffe
 
 // The route's pieces.
 
+/// A marker after `wait`: the event of a call with nothing to do (CallPlan::orders_nothing).
+cl::Event enqueue_nothing(Sorter::Impl& s, const std::vector<cl::Event>& wait);
+
 /// A sort below the split, its values (if any) carried by the passes at value_bytes: the kernel plan for
 /// n keys, made or kept, enqueued by its algorithm's driver. The split sorts its pieces and buckets so.
 cl::Event enqueue_sort_whole(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
@@ -40,8 +43,8 @@ cl::Event enqueue_sort_split(Sorter::Impl& s, KeyType type, const cl::Buffer& ke
 /// plan.in_passes(), narrowed back (dispatch/values.cpp).
 cl::Event enqueue_sort_widened(Sorter::Impl& s, const CallPlan& plan, const cl::Buffer& keys,
                                const cl::Buffer& values, const std::vector<cl::Event>& wait);
-/// ValuePath::by_index: the keys sorted with their 32-bit indices by plan.in_passes(), then each value
-/// moved once through the permutation (dispatch/values.cpp).
+/// ValuePath::by_index: the keys sorted with their indices (plan.pass_value_bytes: 4 or 8) by
+/// plan.in_passes(), then each value moved once through the permutation (dispatch/values.cpp).
 cl::Event enqueue_sort_by_index(Sorter::Impl& s, const CallPlan& plan, const cl::Buffer& keys,
                                 const cl::Buffer& values, const std::vector<cl::Event>& wait);
 

@@ -31,12 +31,13 @@ bool cpu_loops(const Sorter::Impl& s) {
   return s.facts.type == "cpu";
 }
 
-ProgramSpec permute_program(const Sorter::Impl& s, std::size_t value_bytes) {
+ProgramSpec permute_program(const Sorter::Impl& s, std::size_t value_bytes, std::size_t index_bytes = 4) {
   ProgramSpec p;
   p.files = {"permute.cl"};
   const unsigned unit = unit_of(value_bytes ? value_bytes : 4);
   p.defines.set("PERM_UNIT", unit).set("PERM_UNITS", value_bytes ? value_bytes / unit : 1);
   p.defines.set("PERM_CPU", cpu_loops(s) ? 1 : 0);
+  if (index_bytes == 8) p.defines.set("PERM_INDEX64", 1);
   return p;
 }
 
@@ -82,25 +83,53 @@ cl::Event enqueue_sort_widened(Sorter::Impl& s, const CallPlan& plan, const cl::
   return s.last;
 }
 
+ValueMover::ValueMover(Run& run, std::size_t value_bytes, std::size_t index_bytes)
+    : value_bytes_(value_bytes), unit_(unit_of(value_bytes)), cpu_(cpu_loops(run.s)) {
+  const ProgramSpec program = permute_program(run.s, value_bytes, index_bytes);
+  stage_ = run.kernel(program, "permute_stage");
+  gather_ = run.kernel(program, "permute_gather");
+}
+
+void ValueMover::stage(Run& run, const cl::Buffer& index, const cl::Buffer& values, const cl::Buffer& saved,
+                       std::size_t n, std::size_t at) {
+  set_args(stage_, index, values, saved, cl_ulong(n), cl_ulong(at));
+  run.launch(stage_, launch_size(run.s, std::max(n, n * (value_bytes_ / unit_))), 256, "permute_stage");
+}
+
+void ValueMover::gather(Run& run, const cl::Buffer& saved, const cl::Buffer& index, const cl::Buffer& values,
+                        std::size_t n, std::size_t at) {
+  set_args(gather_, saved, index, values, cl_ulong(n), cl_ulong(at));
+  run.launch(gather_, launch_size(run.s, cpu_ ? n : n * (value_bytes_ / unit_)), 256, "permute_gather");
+}
+
+RangeCodes::RangeCodes(Run& run) {
+  ProgramSpec program = permute_program(run.s, 4);
+  program.defines.set("KEY_BITS", run.key_bytes * 8).set("PERM_CODES", 1);
+  codes_ = run.kernel(program, "permute_codes");
+}
+
+void RangeCodes::write(Run& run, const cl::Buffer& keys, const cl::Buffer& codes, std::size_t n,
+                       std::size_t at, unsigned begin, unsigned end) {
+  const cl_uint kind = run.kind, descending = run.descending;
+  set_args(codes_, keys, codes, cl_ulong(n), cl_ulong(at), kind, descending, cl_uint(begin), cl_uint(end));
+  run.launch(codes_, launch_size(run.s, n), 256, "permute_codes");
+}
+
 cl::Event enqueue_sort_by_index(Sorter::Impl& s, const CallPlan& plan, const cl::Buffer& keys,
                                 const cl::Buffer& values, const std::vector<cl::Event>& wait) {
   const std::size_t n = plan.n, value_bytes = plan.value_bytes;
   Run stage = value_run(s, plan, keys, values, wait);
   if (n <= 1) return s.last = stage.finish();
-  // Every kernel and buffer first: a failure then leaves the caller's data as it was.
-  const ProgramSpec program = permute_program(s, value_bytes);
-  cl::Kernel stage_kernel = stage.kernel(program, "permute_stage");
-  cl::Kernel gather = stage.kernel(program, "permute_gather");
-  cl::Buffer index = stage.scratch(kScratchPermIndex, n * 4);
+  // Every kernel and buffer first: a failure then leaves the caller's data as it was. The indices are
+  // 64-bit where one sort of the passes cannot take all n keys (plan_call).
+  const std::size_t index_bytes = plan.pass_value_bytes;
+  ValueMover mover(stage, value_bytes, index_bytes);
+  cl::Buffer index = stage.scratch(kScratchPermIndex, n * index_bytes);
   cl::Buffer saved = stage.scratch(kScratchPermValues, n * value_bytes);
-  const std::size_t units = n * (value_bytes / unit_of(value_bytes));
-
-  set_args(stage_kernel, index, values, saved, cl_ulong(n));
-  stage.launch(stage_kernel, launch_size(s, std::max(n, units)), 256, "permute_stage");
+  mover.stage(stage, index, values, saved, n);
   execute(s, plan.in_passes(), keys, &index, after(stage));
   Run move = value_run(s, plan, keys, values, {});
-  set_args(gather, saved, index, values, cl_ulong(n));
-  move.launch(gather, launch_size(s, cpu_loops(s) ? n : units), 256, "permute_gather");
+  mover.gather(move, saved, index, values, n);
   s.last = move.finish();
   return s.last;
 }
@@ -114,9 +143,12 @@ cl::Event execute_argsort(Sorter::Impl& s, const CallPlan& plan, const cl::Buffe
   cl::Kernel iota =
       first.kernel(permute_program(s, 4), plan.value_bytes == 8 ? "permute_iota64" : "permute_iota32");
   const std::size_t kb = key_size(plan.type);
-  cl::Buffer copy = first.scratch(kScratchArgsortKeys, n * kb);
+  // An empty bit range orders nothing: the indices alone, in input order.
+  cl::Buffer copy;
+  if (!plan.orders_nothing) copy = first.scratch(kScratchArgsortKeys, n * kb);
   set_args(iota, indices, cl_ulong(n));
   first.launch(iota, launch_size(s, n), 256, "argsort_iota");
+  if (plan.orders_nothing) return s.last = first.finish();
   first.copy(keys, copy, n * kb, "copy keys");
   return execute(s, plan, copy, &indices, after(first));
 }

@@ -76,6 +76,40 @@ class Run {
   cl::Event last_;               // the last command enqueued
 };
 
+/// Moves values of any width once through a permutation of 32- or 64-bit indices (kernels/permute.cl), for
+/// sorts that carry the indices in their place: enqueue_sort_by_index, the segmented sort's values.
+class ValueMover {
+ public:
+  /// Obtains (builds) the kernels through `run`, before anything is enqueued; index_bytes 4 or 8.
+  ValueMover(Run& run, std::size_t value_bytes, std::size_t index_bytes = 4);
+  /// Enqueues on run: index[at + i] = i and saved[i] = values[at + i], for i < n.
+  void stage(Run& run, const cl::Buffer& index, const cl::Buffer& values, const cl::Buffer& saved,
+             std::size_t n, std::size_t at = 0);
+  /// Enqueues on run: values[at + i] = saved[index[at + i]], for i < n.
+  void gather(Run& run, const cl::Buffer& saved, const cl::Buffer& index, const cl::Buffer& values,
+              std::size_t n, std::size_t at = 0);
+
+ private:
+  std::size_t value_bytes_, unit_;
+  bool cpu_;
+  cl::Kernel stage_, gather_;
+};
+
+/// Bits [begin, end) of each key's order-preserving code, in the requested order, as unsigned keys of the
+/// key's width (kernels/permute.cl, permute_codes): what a sort that compares whole codes sorts for a bit
+/// range (the segmented sort).
+class RangeCodes {
+ public:
+  /// Obtains (builds) the kernel through `run`, for run's key type.
+  explicit RangeCodes(Run& run);
+  /// Enqueues on run: codes[at + i] = the range's bits of keys[at + i], for i < n; end > begin.
+  void write(Run& run, const cl::Buffer& keys, const cl::Buffer& codes, std::size_t n, std::size_t at,
+             unsigned begin, unsigned end);
+
+ private:
+  cl::Kernel codes_;
+};
+
 template <class... A>
 void set_args(cl::Kernel& k, const A&... args) {
   cl_uint i = 0;

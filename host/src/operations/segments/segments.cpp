@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <tuple>
 
 #include "dispatch/execute.hpp"
@@ -61,8 +62,8 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
   p.seq = t.segments.seq;
   p.seq_radix = t.segments.seq_radix;
   p.seq_local = t.segments.seq_wg ? t.segments.seq_wg : s.facts.type == "cpu" ? 1 : 64;
-  // A staging group holds 17 keys and values per work-item in local memory (kernels/segments.cl): at most
-  // half the device's.
+  // A staging group holds 17 keys and values per work-item in local memory (kernels/segments_short.cl): at
+  // most half the device's.
   const std::size_t stage_bytes = 17u * (kb + value_bytes);
   while (p.seq_local > 1 && p.seq <= 16 && p.seq_local * stage_bytes > s.facts.local_mem / 2)
     p.seq_local /= 2;
@@ -74,7 +75,7 @@ SegmentsPlan plan_segments(const Sorter::Impl& s, KeyType type, unsigned value_b
     p.radix_plan = detail::plan_radix_segments(keys);
     if (p.radix_plan.radix.multisplit) p.radix_tile = p.radix_plan.radix.tile;
   }
-  p.program.files = {"segments.cl"};
+  p.program.files = {"segments.cl", "segments_short.cl", "segments_local.cl"};
   p.program.defines = detail::width_defines(in);
   p.program.defines.set("SEG_WG", p.wg).set("SEG_SLOTS", p.slots).set("SEG_OFFSET_64", offset_bytes == 8);
   // Only where some segment can reach it: its count table is 1 KiB of private memory per byte of key,
@@ -117,7 +118,13 @@ enum SegmentsScratch : unsigned {
   kSegHugeKeys,
   kSegHugeValues,
   kSegSeqKeys,
-  kSegSeqValues
+  kSegSeqValues,
+  // What the kernels do not carry moves through a permutation: the indices sorted in the values' place,
+  // the values and keys saved for the gather, and a bit range's codes sorted in the keys' place.
+  kSegPermIndex,
+  kSegPermValues,
+  kSegRangeKeys,
+  kSegRangeCodes
 };
 constexpr const char* scratch_owner(SegmentsScratch) {
   return "segments";
@@ -145,9 +152,26 @@ const SegmentsPlan& segments_plan(Sorter::Impl& s, KeyType type, unsigned value_
       [&] { return plan_segments(s, type, value_bytes, offset_bytes, limit); });
 }
 
-void check_options(const Options& options) {
-  if (options.begin_bit != 0) detail::throw_argument_error("begin_bit", "segmented sorts take no bit range");
-  if (options.end_bit != 0) detail::throw_argument_error("end_bit", "segmented sorts take no bit range");
+// Options::begin_bit and end_bit, as radix sort takes them (Options::algorithm does not apply here): the bits
+// [begin, end) a segment is ordered by, end 0 where they are the whole key (no range to apply), and
+// whether the range is empty (every key stays where it is).
+struct BitRange {
+  unsigned begin = 0, end = 0;
+  bool empty = false;
+};
+BitRange check_range(KeyType type, const Options& options) {
+  const unsigned bits = unsigned(key_size(type)) * 8, end = options.end_bit ? options.end_bit : bits;
+  if (options.end_bit > bits)
+    detail::throw_argument_error("end_bit", std::to_string(options.end_bit) + " is past the " +
+                                                std::to_string(bits) + " bits of " + to_string(type) +
+                                                " keys");
+  if (options.begin_bit > end)
+    detail::throw_argument_error(
+        "begin_bit", std::to_string(options.begin_bit) + " is past end_bit " + std::to_string(end));
+  BitRange r;
+  r.empty = detail::empty_range(type, options);
+  if (!r.empty && (options.begin_bit != 0 || end != bits)) r = {options.begin_bit, end, false};
+  return r;
 }
 
 void check_offset_bytes(std::size_t offset_bytes) {
@@ -464,6 +488,89 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
   return s.last;
 }
 
+// Whether the segment kernels carry values of this width beside their keys (none: 0).
+bool carried(std::size_t value_bytes) {
+  return value_bytes == 0 || value_bytes == 4 || value_bytes == 8;
+}
+
+// The unsigned key type of a key's width: the type of a bit range's codes.
+KeyType unsigned_of(std::size_t key_bytes) {
+  return key_bytes == 1   ? KeyType::u8
+         : key_bytes == 2 ? KeyType::u16
+         : key_bytes == 4 ? KeyType::u32
+                          : KeyType::u64;
+}
+
+// What the segment kernels do not carry goes through a permutation: values of other widths than 4 and 8
+// bytes (1, 2, 3, 12, 16, 64), and, for a bit range, the keys themselves, since the kernels compare whole
+// codes: they then sort the range's bits (RangeCodes, in the keys' places of a scratch, already in the
+// requested order) as keys of their own. The segments are sorted with 32-bit indices as their values, and
+// each key and value then moves once through that permutation, as flat sorts move wide values
+// (dispatch/values.cpp). Only the span [first, last) of the segments (offsets[0] and offsets[num]) is
+// staged and gathered, so keys and values outside it are never touched.
+cl::Event enqueue_segments_moved(Sorter::Impl& s, KeyType type, const cl::Buffer& keys,
+                                 const cl::Buffer* values, unsigned value_bytes, const cl::Buffer& offsets,
+                                 unsigned offset_bytes, std::size_t num, std::uint64_t limit,
+                                 std::uint64_t first, std::uint64_t last, const Options& options,
+                                 BitRange range, const std::vector<cl::Event>& wait) {
+  detail::Run stage = detail::Run::for_call(s, type, options, keys, values, value_bytes, 0, wait);
+  const bool codes = range.end != 0;
+  const std::size_t kb = key_size(type), count = std::size_t(last - first);
+  // Kernels and buffers first, so that build and allocation failures come before any command.
+  std::optional<detail::ValueMover> value_mover, key_mover;
+  std::optional<detail::RangeCodes> range_codes;
+  if (values) value_mover.emplace(stage, value_bytes);
+  if (codes) {
+    key_mover.emplace(stage, kb);
+    range_codes.emplace(stage);
+  }
+  // The indices at the keys' positions (the kernels pair keys[i] with values[i]); what moves saved from 0.
+  cl::Buffer index = stage.scratch(detail::kSegPermIndex, std::size_t(last) * 4);
+  cl::Buffer saved_values, saved_keys, sort_keys = keys;
+  if (values)
+    saved_values = stage.scratch(detail::kSegPermValues, std::max<std::size_t>(count, 1) * value_bytes);
+  if (codes) {
+    saved_keys = stage.scratch(detail::kSegRangeKeys, std::max<std::size_t>(count, 1) * kb);
+    sort_keys = stage.scratch(detail::kSegRangeCodes, std::size_t(last) * kb);
+  }
+  if (count) {
+    if (codes) {
+      range_codes->write(stage, keys, sort_keys, count, std::size_t(first), range.begin, range.end);
+      key_mover->stage(stage, index, keys, saved_keys, count, std::size_t(first));
+    }
+    if (values) value_mover->stage(stage, index, *values, saved_values, count, std::size_t(first));
+  }
+  s.last = stage.finish();
+  // The codes are in the requested order already: they sort ascending.
+  Options inner = options;
+  if (codes) inner.order = Order::ascending;
+  inner.begin_bit = inner.end_bit = 0;
+  enqueue_segments(s, codes ? unsigned_of(kb) : type, sort_keys, &index, 4, last, offsets, offset_bytes, num,
+                   limit, inner, {s.last});
+  detail::Run move = detail::Run::for_call(s, type, options, keys, values, value_bytes, 0, {s.last});
+  if (count) {
+    if (codes) key_mover->gather(move, saved_keys, index, keys, count, std::size_t(first));
+    if (values) value_mover->gather(move, saved_values, index, *values, count, std::size_t(first));
+  }
+  return s.last = move.finish();
+}
+
+// offsets[0] and offsets[num] of device offsets, read once `wait` completed.
+std::pair<std::uint64_t, std::uint64_t> span_of(Sorter::Impl& s, const cl::Buffer& offsets,
+                                                unsigned offset_bytes, std::size_t num,
+                                                const std::vector<cl::Event>& wait) {
+  std::vector<cl::Event> deps = wait;
+  if (s.last()) deps.push_back(s.last);
+  auto read = [&](std::size_t i) -> std::uint64_t {
+    std::uint32_t o32 = 0;
+    std::uint64_t o64 = 0;
+    void* to = offset_bytes == 4 ? static_cast<void*>(&o32) : static_cast<void*>(&o64);
+    CLSORT_CHECK(s.queue.enqueueReadBuffer(offsets, CL_TRUE, i * offset_bytes, offset_bytes, to, &deps));
+    return offset_bytes == 4 ? o32 : o64;
+  };
+  return {read(0), read(num)};
+}
+
 }  // namespace
 
 cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
@@ -471,14 +578,13 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
                                        std::size_t offset_bytes, std::size_t num_segments,
                                        const Options& options, const std::vector<cl::Event>& wait) {
   Impl& s = *impl_;
-  check_options(options);
+  const BitRange range = check_range(type, options);
   check_offset_bytes(offset_bytes);
   const std::size_t kb = detail::key_type_row(type).bytes;
   const std::uint64_t limit = std::min<std::uint64_t>(buffer_bytes(s, keys, "keys") / kb, kMaxPosition);
   std::uint64_t value_limit = 0;
   if (values) {
-    if (value_bytes != 4 && value_bytes != 8)
-      detail::throw_argument_error("values", "must be 4 or 8 bytes wide");
+    if (value_bytes == 0) detail::throw_argument_error("value_bytes", "values must be at least 1 byte wide");
     value_limit = buffer_bytes(s, *values, "values") / value_bytes;
     if (overlap(keys, *values))
       detail::throw_argument_error("values", "keys and values must not be the same or overlapping buffers");
@@ -497,6 +603,24 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
       detail::throw_argument_error("offsets", "must not overlap values");
   }
   s.profile.clear();
+  // An empty range orders nothing: every key stays where it is, and the offsets are not even read.
+  if (range.empty) return detail::enqueue_nothing(s, wait);
+  if ((range.end || (values && !carried(value_bytes))) && num_segments > 0) {
+    // The span of the segments sizes what is staged: checked here, the rest by the kernels as usual.
+    const auto [first, last] = span_of(s, offsets, unsigned(offset_bytes), num_segments, wait);
+    if (last > limit || first > last)
+      detail::throw_argument_error("offsets",
+                                   "offsets[0] = " + std::to_string(first) + " and offsets[" +
+                                       std::to_string(num_segments) + "] = " + std::to_string(last) +
+                                       " do not bound a span of the " + std::to_string(limit) + " keys");
+    if (values && last > value_limit)
+      detail::throw_argument_error("values",
+                                   "holds " + std::to_string(value_limit) +
+                                       " values, fewer than offsets[num_segments] = " + std::to_string(last));
+    return enqueue_segments_moved(s, type, keys, values, unsigned(value_bytes), offsets,
+                                  unsigned(offset_bytes), num_segments, limit, first, last, options, range,
+                                  wait);
+  }
   return enqueue_segments(s, type, keys, values, unsigned(value_bytes), value_limit, offsets,
                           unsigned(offset_bytes), num_segments, limit, options, wait);
 }
@@ -504,11 +628,11 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
 void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* values,
                                 std::size_t value_bytes, const void* offsets, std::size_t offset_bytes,
                                 std::size_t num_segments, const Options& options) {
-  check_options(options);
+  const BitRange range = check_range(type, options);
   check_offset_bytes(offset_bytes);
   if (values == nullptr) value_bytes = 0;
-  if (values && value_bytes != 4 && value_bytes != 8)
-    detail::throw_argument_error("values", "must be 4 or 8 bytes wide");
+  if (values && value_bytes == 0)
+    detail::throw_argument_error("value_bytes", "values must be at least 1 byte wide");
   check_num_segments(num_segments);
   if (num_segments == 0) return;
   if (!offsets) detail::throw_argument_error("offsets", "null pointer");
@@ -531,7 +655,7 @@ void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* v
     previous = o;
   }
   const std::size_t first = offset(0), last = offset(num_segments);
-  if (last - first < 2) return;
+  if (last - first < 2 || range.empty) return;
   if (!keys) detail::throw_argument_error("keys", "null pointer");
   Impl& s = *impl_;
   const std::size_t kb = key_size(type), vb = value_bytes;
@@ -551,6 +675,10 @@ void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* v
   CLSORT_CHECK(
       s.queue.enqueueWriteBuffer(obuf, CL_TRUE, 0, (num_segments + 1) * offset_bytes, offsets, &before));
   auto sort = [&](const std::vector<cl::Event>& uploads) {
+    if (range.end || (values && !carried(vb)))
+      return enqueue_segments_moved(s, type, kbuf, values ? &vbuf : nullptr, unsigned(vb), obuf,
+                                    unsigned(offset_bytes), num_segments, last, first, last, options, range,
+                                    uploads);
     return enqueue_segments(s, type, kbuf, values ? &vbuf : nullptr, unsigned(vb), last, obuf,
                             unsigned(offset_bytes), num_segments, last, options, uploads);
   };

@@ -24,14 +24,6 @@ using detail::Region;
 using detail::region_of;
 
 // The checks on n and k that every form shares. select needs k < n, top_k k <= n.
-// The selection kernels (kernels/radix_select.cl) read 4- and 8-byte keys; the narrow types would be read as
-// wider elements than the buffer holds, so they are refused until the kernels load them.
-void check_key_type(KeyType type) {
-  if (key_size(type) < 4)
-    detail::throw_argument_error(
-        "type", std::string("top_k and select take 32- and 64-bit keys, not ") + to_string(type));
-}
-
 void check_n_k(std::size_t n, std::size_t k, bool select) {
   if (n > kMaxSelect)
     detail::throw_argument_error("n", "top_k and select return 32-bit indices: n must be < 2^32");
@@ -73,11 +65,11 @@ cl::Event enqueue_top_k(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, s
   const cl_uint kk = cl_uint(k), kind = run.kind, desc = run.descending;
   detail::run_select(run, plan, kk, false, selected, state);
   const bool wide = key_size(type) == 8;
-  if (!wide) {  // one sort of unique (code << 32 | index)
+  if (!wide) {  // keys of up to 4 bytes: one sort of unique (code << 32 | index)
     detail::set_args(codes, keys, selected, sort_keys, kk, kind, desc);
     run.launch(codes, k, 64, "select_codes");
     s.last = sort_selection(s, KeyType::u64, sort_keys, nullptr, k, run.finish());
-  } else {  // the indices in order, then a stable sort of them by code
+  } else {  // 8-byte keys: the indices in order, then a stable sort of them by code
     s.last = sort_selection(s, KeyType::u32, selected, nullptr, k, run.finish());
     detail::Run middle = make_run(s, type, options, keys, n, {});
     detail::set_args(codes, keys, selected, sort_keys, kk, kind, desc);
@@ -115,7 +107,6 @@ cl::Event enqueue_select(Sorter::Impl& s, KeyType type, const cl::Buffer& keys, 
 cl::Event Sorter::top_k_buffer(KeyType type, const cl::Buffer& keys, std::size_t n, std::size_t k,
                                const cl::Buffer& keys_out, const cl::Buffer& indices_out,
                                const Options& options, const std::vector<cl::Event>& wait) {
-  check_key_type(type);
   Impl& s = *impl_;
   const std::size_t kb = key_size(type);
   if (!keys()) detail::throw_argument_error("keys", "null cl::Buffer");
@@ -138,7 +129,6 @@ cl::Event Sorter::top_k_buffer(KeyType type, const cl::Buffer& keys, std::size_t
 cl::Event Sorter::select_buffer(KeyType type, const cl::Buffer& keys, std::size_t n, std::size_t k,
                                 const cl::Buffer& key_out, const Options& options,
                                 const std::vector<cl::Event>& wait) {
-  check_key_type(type);
   Impl& s = *impl_;
   const std::size_t kb = key_size(type);
   if (!keys()) detail::throw_argument_error("keys", "null cl::Buffer");
@@ -189,7 +179,6 @@ cl::Event with_host_keys(
 
 void Sorter::top_k_host(KeyType type, const void* keys, std::size_t n, std::size_t k, void* keys_out,
                         std::uint32_t* indices_out, const Options& options) {
-  check_key_type(type);
   if (!keys && n) detail::throw_argument_error("keys", "null pointer");
   check_n_k(n, k, false);
   if (k == 0) return;
@@ -220,7 +209,6 @@ void Sorter::top_k_host(KeyType type, const void* keys, std::size_t n, std::size
 
 void Sorter::select_host(KeyType type, const void* keys, std::size_t n, std::size_t k, void* key_out,
                          const Options& options) {
-  check_key_type(type);
   if (!keys && n) detail::throw_argument_error("keys", "null pointer");
   check_n_k(n, k, true);
   if (!key_out) detail::throw_argument_error("key_out", "null pointer");
