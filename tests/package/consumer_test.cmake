@@ -48,7 +48,7 @@ if(MODE STREQUAL "install")
   list(SORT installed)
   list(JOIN installed "\n  " shown)
   message(STATUS "installed:\n  ${shown}")
-  foreach(f include/clsort/clsort.hpp include/clsort/clsort.h include/clsort/key_types.h include/clsort/version.hpp
+  foreach(f include/clsort/clsort.hpp include/clsort/clsort.h include/clsort/key_types.h include/clsort/key_types.hpp include/clsort/version.hpp
             ${LIBDIR}/cmake/clsort/clsortConfig.cmake ${LIBDIR}/cmake/clsort/clsortConfigVersion.cmake
             ${LIBDIR}/pkgconfig/clsort.pc)
     if(NOT EXISTS ${prefix}/${f})
