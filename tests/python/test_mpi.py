@@ -31,7 +31,7 @@ def _mpirun(ranks):
     if "Open MPI" in version or "OpenRTE" in version:
         # Root in CI containers, more ranks than cores, and no CMA (ptrace) between a container's processes.
         cmd += ["--oversubscribe", "--mca", "btl_vader_single_copy_mechanism", "none"]
-        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return cmd, env
 
@@ -49,7 +49,8 @@ def test_mpi_worker(ranks):
 
 
 def _import_error(block):
-    code = f"import sys; sys.modules[{block!r}] = None\ntry:\n    import clsort.mpi\nexcept ImportError as e:\n    print(e)"
+    code = (f"import sys; sys.modules[{block!r}] = None\n"
+            "try:\n    import clsort.mpi\nexcept ImportError as e:\n    print(e)")
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout
 
 
