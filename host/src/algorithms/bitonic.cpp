@@ -3,6 +3,8 @@
 // the first kernel and decoded by the last. By-key sorts carry input indices and gather values at the end.
 #include <algorithm>
 
+#include "algorithms/bitonic_policy.hpp"
+#include "device/tuning.hpp"
 #include "engine/run.hpp"
 
 namespace clsort::detail {
@@ -141,6 +143,39 @@ void run_bitonic(Run& run, const BitonicPlan& p) {
     run.launch(merge_local, tiles * wg, wg, "bitonic_merge_local");
   }
   by_index.gather_values(run, global_wg);
+}
+
+}  // namespace clsort::detail
+
+namespace clsort::detail {
+
+// The `bitonic.*` lines of the parameter table (device/policy.hpp).
+const std::vector<Param>& bitonic_params() {
+  static const std::vector<Param> params = {
+      CLSORT_PARAM("bitonic.wg", bitonic.wg, 1, 4096, Check::pow2, ""),
+      CLSORT_PARAM("bitonic.tile", bitonic.tile, 2, 65536, Check::pow2, ""),
+      CLSORT_PARAM("bitonic.steps", bitonic.steps, 1, 6, Check::range, ""),
+      CLSORT_PARAM("bitonic.cpu", bitonic.cpu, 0, 1, Check::range, ""),
+  };
+  return params;
+}
+
+void fit_bitonic(BitonicPolicy& b, const FitInput& f) {
+  f.clamp_wg(b.wg);
+  const std::size_t element = f.key_bytes + f.index_bytes;
+  if (b.cpu) {
+    // One work-item per tile; a tile holds at least two vectors of the widest (16-lane) kind.
+    b.tile = std::max(b.tile, 32u);
+    while (b.tile * element > f.budget && b.tile > 32) b.tile /= 2;
+    return;
+  }
+  if (b.tile < 2 * b.wg) b.tile = 2 * b.wg;
+  // The local kernels hold tile/wg elements per work-item in registers: at most 64.
+  if (b.tile > 64 * b.wg) b.tile = 64 * b.wg;
+  while ((b.tile + b.tile / 32) * element > f.budget && b.tile > 2) {
+    b.tile /= 2;
+    if (b.wg > b.tile / 2) b.wg = b.tile / 2;
+  }
 }
 
 }  // namespace clsort::detail

@@ -2,6 +2,8 @@
 // partition and a merge (kernels/merge.cl); or the CPU shape, chunks sorted and merged sequentially per
 // work-item. Passes alternate between the caller's buffers and scratch, starting where the last one ends
 // in the caller's buffers, so no copy is needed. Stable: values move with their keys.
+#include "algorithms/merge_policy.hpp"
+#include "device/tuning.hpp"
 #include "engine/run.hpp"
 
 namespace clsort::detail {
@@ -69,6 +71,31 @@ void run_merge(Run& run, const MergePlan& p) {
       run.launch(pass, tiles * group, group, "merge_pass");
     }
   }
+}
+
+}  // namespace clsort::detail
+
+namespace clsort::detail {
+
+// The `merge.*` lines of the parameter table (device/policy.hpp).
+const std::vector<Param>& merge_params() {
+  static const std::vector<Param> params = {
+      CLSORT_PARAM("merge.wg", merge.wg, 1, 4096, Check::pow2, ""),
+      CLSORT_PARAM("merge.items", merge.items, 1, 32, Check::range, ""),
+      CLSORT_PARAM("merge.cpu", merge.cpu, 0, 1, Check::range, ""),
+      CLSORT_PARAM("merge.chunk", merge.chunk, 16, 1u << 20, Check::pow2, ""),
+  };
+  return params;
+}
+
+// The GPU shape keeps a tile of keys, values and source positions in local memory; the CPU shape two
+// chunks of keys and values (it merges back and forth).
+void fit_merge(MergePolicy& m, const FitInput& f) {
+  f.clamp_wg(m.wg);
+  const std::size_t element = f.key_bytes + f.value_bytes + f.index_bytes;
+  while (std::size_t(m.wg) * m.items * element > f.budget && m.items > 1) --m.items;
+  while (std::size_t(m.wg) * m.items * element > f.budget && m.wg > 1) m.wg /= 2;
+  while (2 * std::size_t(m.chunk) * (f.key_bytes + f.value_bytes) > f.budget && m.chunk > 16) m.chunk /= 2;
 }
 
 }  // namespace clsort::detail

@@ -1,5 +1,7 @@
 // Odd-even transposition sort driver: each tile sorted by element phases in local memory, then one launch
 // per block phase (odd-even merge-split of neighbouring tiles), as many as there are tiles, and a decode.
+#include "algorithms/odd_even_policy.hpp"
+#include "device/tuning.hpp"
 #include "engine/run.hpp"
 
 namespace clsort::detail {
@@ -38,6 +40,31 @@ void run_odd_even(Run& run, const OddEvenPlan& p) {
   }
   set_args(decode, run.keys, n, kind, descending);
   run.launch(decode, n, std::min<std::size_t>(wg, 256), "util_decode");
+}
+
+}  // namespace clsort::detail
+
+namespace clsort::detail {
+
+// The `odd_even.*` lines of the parameter table (device/policy.hpp).
+const std::vector<Param>& odd_even_params() {
+  static const std::vector<Param> params = {
+      CLSORT_PARAM("odd_even.wg", odd_even.wg, 1, 4096, Check::pow2, ""),
+      CLSORT_PARAM("odd_even.tile", odd_even.tile, 2, 65536, Check::pow2, ""),
+  };
+  return params;
+}
+
+// The tile sort holds a tile, the merge-split two tiles plus source positions; a tile is at least one pair
+// per work-item.
+void fit_odd_even(OddEvenPolicy& o, const FitInput& f) {
+  f.clamp_wg(o.wg);
+  const std::size_t element = f.key_bytes + f.value_bytes + f.index_bytes;
+  if (o.tile < 2 * o.wg) o.tile = 2 * o.wg;
+  while (2 * std::size_t(o.tile) * element > f.budget && o.tile > 2) {
+    o.tile /= 2;
+    if (o.wg > o.tile / 2) o.wg = o.tile / 2;
+  }
 }
 
 }  // namespace clsort::detail

@@ -3,6 +3,8 @@
 // kernel, then a copy back.
 #include <algorithm>
 
+#include "algorithms/selection_policy.hpp"
+#include "device/tuning.hpp"
 #include "engine/run.hpp"
 
 namespace clsort::detail {
@@ -53,6 +55,24 @@ void run_selection(Run& run, const SelectionPlan& p) {
   }
   run.copy(keys_out, run.keys, std::size_t(n) * run.key_bytes, "copy keys");
   if (run.values) run.copy(values_out, *run.values, std::size_t(n) * run.value_bytes, "copy values");
+}
+
+}  // namespace clsort::detail
+
+namespace clsort::detail {
+
+// The `selection.*` lines of the parameter table (device/policy.hpp).
+const std::vector<Param>& selection_params() {
+  static const std::vector<Param> params = {
+      CLSORT_PARAM("selection.wg", selection.wg, 1, 4096, Check::pow2, ""),
+      CLSORT_PARAM("selection.items", selection.items, 1, 16, Check::range, ""),
+  };
+  return params;
+}
+
+void fit_selection(SelectionPolicy& s, const FitInput& f) {
+  f.clamp_wg(s.wg);
+  while (std::size_t(s.wg) * f.key_bytes > f.budget && s.wg > 1) s.wg /= 2;
 }
 
 }  // namespace clsort::detail

@@ -125,88 +125,18 @@ bool matches(const Row& r, const DeviceFacts& device, unsigned key_bytes, unsign
   return !(r.values == kNoValues && value_bytes) && !(r.values == kWithValues && !value_bytes);
 }
 
-// ---- The parameter table: one line per parameter drives parsing, checking and describe().
-enum class Check {
-  range,          // lo..hi ("0 or 1" for switches)
-  pow2,           // a power of two in lo..hi
-  multiple_of_8,  // a multiple of 8 in lo..hi (the radix scans' raking segments)
-  zero_or_range,  // 0 (off / the compiler's choice) or lo..hi
-  pow2_or_zero    // 0 (automatic) or a power of two in lo..hi
-};
-
-struct Param {
-  const char* name;
-  std::uint64_t (*get)(const Tuning&);
-  void (*set)(Tuning&, std::uint64_t);
-  std::uint64_t lo, hi;
-  Check check;
-  const char* zero_means;  // for zero_or_range: what 0 means in the message
-};
-
-#define CLSORT_PARAM(name, field, lo, hi, check, zero)                                                       \
-  Param {                                                                                                    \
-    name, [](const Tuning& t) -> std::uint64_t { return t.field; },                                          \
-        [](Tuning& t, std::uint64_t v) { t.field = static_cast<decltype(t.field)>(v); }, lo, hi, check, zero \
-  }
-
-const Param k_params[] = {
-    CLSORT_PARAM("radix.bits", radix.bits, 1, 12, Check::range, ""),
-    CLSORT_PARAM("radix.wg", radix.wg, 8, 4096, Check::multiple_of_8, ""),
-    CLSORT_PARAM("radix.items", radix.items, 1, 32, Check::zero_or_range, "derived from the device"),
-    CLSORT_PARAM("radix.items_small", radix.items_small, 0, 32, Check::range, ""),
-    CLSORT_PARAM("radix.items_local", radix.items_local, 1, 32, Check::zero_or_range, "radix.items"),
-    CLSORT_PARAM("radix.groups", radix.groups, 1, 65536, Check::range, ""),
-    CLSORT_PARAM("radix.cpu", radix.cpu, 0, 1, Check::range, ""),
-    CLSORT_PARAM("radix.buckets", radix.buckets, 0, 2, Check::range, ""),
-    CLSORT_PARAM("radix.wc", radix.wc, 8, 128, Check::pow2_or_zero, ""),
-    CLSORT_PARAM("radix.wc_min", radix.wc_min, 0, ~0ull, Check::range, ""),
-    CLSORT_PARAM("radix.match", radix.match, 0, 1, Check::range, ""),
-    CLSORT_PARAM("radix.subgroups", radix.subgroups, 0, 3, Check::range, ""),
-    CLSORT_PARAM("radix.peers", radix.peers, 0, 2, Check::range, ""),
-    CLSORT_PARAM("radix.sg_size", radix.sg_size, 4, 64, Check::pow2_or_zero, ""),
-    CLSORT_PARAM("radix.onesweep", radix.onesweep, 0, 1, Check::range, ""),
-    CLSORT_PARAM("radix.regs", radix.regs, 16, 255, Check::zero_or_range, "the compiler's choice"),
-    CLSORT_PARAM("radix.prefetch_max", radix.prefetch_max, 0, 0xFFFFFFFFull, Check::range, ""),
-    CLSORT_PARAM("radix.spins", radix.spins, 0, 1ull << 31, Check::range, ""),
-    CLSORT_PARAM("radix.split_min", radix.split_min, 2, 1ull << 32, Check::range, ""),
-    CLSORT_PARAM("radix.split_piece", radix.split_piece, 1, (1ull << 32) - 1, Check::range, ""),
-    CLSORT_PARAM("radix.split_max", radix.split_max, 2, (1ull << 32) - 1, Check::range, ""),
-    CLSORT_PARAM("radix.values16", radix.values16, 0, 1, Check::range, ""),
-    CLSORT_PARAM("bitonic.wg", bitonic.wg, 1, 4096, Check::pow2, ""),
-    CLSORT_PARAM("bitonic.tile", bitonic.tile, 2, 65536, Check::pow2, ""),
-    CLSORT_PARAM("bitonic.steps", bitonic.steps, 1, 6, Check::range, ""),
-    CLSORT_PARAM("bitonic.cpu", bitonic.cpu, 0, 1, Check::range, ""),
-    CLSORT_PARAM("selection.wg", selection.wg, 1, 4096, Check::pow2, ""),
-    CLSORT_PARAM("selection.items", selection.items, 1, 16, Check::range, ""),
-    CLSORT_PARAM("select.wg", select.wg, 1, 4096, Check::pow2, ""),
-    CLSORT_PARAM("select.items", select.items, 1, 4096, Check::range, ""),
-    CLSORT_PARAM("select.groups", select.groups, 1, 1024, Check::range, ""),
-    CLSORT_PARAM("select.sample", select.sample, 0, 65536, Check::range, ""),
-    CLSORT_PARAM("merge.wg", merge.wg, 1, 4096, Check::pow2, ""),
-    CLSORT_PARAM("merge.items", merge.items, 1, 32, Check::range, ""),
-    CLSORT_PARAM("merge.cpu", merge.cpu, 0, 1, Check::range, ""),
-    CLSORT_PARAM("merge.chunk", merge.chunk, 16, 1u << 20, Check::pow2, ""),
-    CLSORT_PARAM("custom.wg", custom.wg, 1, 1024, Check::pow2_or_zero, ""),
-    CLSORT_PARAM("custom.items", custom.items, 1, 32, Check::zero_or_range, "derived from the device"),
-    CLSORT_PARAM("odd_even.wg", odd_even.wg, 1, 4096, Check::pow2, ""),
-    CLSORT_PARAM("odd_even.tile", odd_even.tile, 2, 65536, Check::pow2, ""),
-    CLSORT_PARAM("segments.wg", segments.wg, 1, 4096, Check::pow2, ""),
-    CLSORT_PARAM("segments.slots", segments.slots, 16, 32768, Check::pow2, ""),
-    CLSORT_PARAM("segments.huge", segments.huge, 1024, 1u << 24, Check::range, ""),
-    CLSORT_PARAM("segments.seq", segments.seq, 0, 65536, Check::range, "off"),
-    CLSORT_PARAM("segments.seq_radix", segments.seq_radix, 0, 65536, Check::range, "off"),
-    CLSORT_PARAM("segments.seq_wg", segments.seq_wg, 0, 256, Check::pow2_or_zero, "by device"),
-    CLSORT_PARAM("segments.vec", segments.vec, 16, 1024, Check::pow2_or_zero, "off"),
-    CLSORT_PARAM("segments.radix", segments.radix, 0, 1u << 24, Check::range, "off"),
-    CLSORT_PARAM("segments.radix_regs", segments.radix_regs, 16, 255, Check::zero_or_range,
-                 "the compiler's choice"),
-    CLSORT_PARAM("auto.small_n", automatic.small_n, 0, ~0ull, Check::range, ""),
-    CLSORT_PARAM("host.chunk", host.chunk, 256, 1u << 30, Check::zero_or_range, "off"),
-    CLSORT_PARAM("host.min", host.min, 0, ~0ull, Check::range, ""),
-    CLSORT_PARAM("host.threads", host.threads, 0, 64, Check::range, ""),
-    CLSORT_PARAM("host.stream", host.stream, 0, 1, Check::range, ""),
-};
-#undef CLSORT_PARAM
+// The parameter table: each module's lines (its *_params()), in describe()'s order.
+const std::vector<const Param*>& all_params() {
+  static const std::vector<const Param*> params = [] {
+    std::vector<const Param*> all;
+    for (const std::vector<Param>* module :
+         {&radix_params(), &bitonic_params(), &selection_params(), &select_params(), &merge_params(),
+          &custom_params(), &odd_even_params(), &segments_params(), &auto_params(), &host_params()})
+      for (const Param& p : *module) all.push_back(&p);
+    return all;
+  }();
+  return params;
+}
 
 bool is_pow2(std::uint64_t v) {
   return v && !(v & (v - 1));
@@ -304,9 +234,9 @@ DeviceFacts query_device(const cl::Device& device) {
 
 std::string Tuning::describe() const {
   std::string s;
-  for (const Param& p : k_params) {
+  for (const Param* p : all_params()) {
     if (!s.empty()) s += ' ';
-    s += std::string(p.name) + "=" + std::to_string(p.get(*this));
+    s += std::string(p->name) + "=" + std::to_string(p->get(*this));
   }
   return s;
 }
@@ -332,11 +262,12 @@ void Tuning::apply(const std::string& overrides, const std::string& source) {
     } catch (const std::exception&) {
       throw_argument_error(source, "expected name=number, got '" + item + "'");
     }
-    const Param* p = std::find_if(std::begin(k_params), std::end(k_params),
-                                  [&](const Param& q) { return name == q.name; });
-    if (p == std::end(k_params)) throw_argument_error(source, "unknown tuning parameter '" + name + "'");
-    if (!valid(*p, value)) throw_argument_error(source, name + " must be " + requirement(*p));
-    p->set(t, value);
+    const auto& params = all_params();
+    const auto it =
+        std::find_if(params.begin(), params.end(), [&](const Param* q) { return name == q->name; });
+    if (it == params.end()) throw_argument_error(source, "unknown tuning parameter '" + name + "'");
+    if (!valid(**it, value)) throw_argument_error(source, name + " must be " + requirement(**it));
+    (*it)->set(t, value);
     names.push_back(name);
   }
   // radix.items without radix.items_local sets the keys per work-item of every ranking: an override of the

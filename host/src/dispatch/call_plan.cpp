@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "device/tuning.hpp"
+#include "dispatch/auto_policy.hpp"
 #include "host_data/staging.hpp"
 
 namespace clsort::detail {
@@ -210,6 +212,18 @@ std::string CallPlan::host_route() const {
       "host arrays by one transfer each way",
   };
   return routes[int(host)];
+}
+
+}  // namespace clsort::detail
+
+namespace clsort::detail {
+
+// The `auto.*` lines of the parameter table (device/policy.hpp).
+const std::vector<Param>& auto_params() {
+  static const std::vector<Param> params = {
+      CLSORT_PARAM("auto.small_n", automatic.small_n, 0, ~0ull, Check::range, ""),
+  };
+  return params;
 }
 
 }  // namespace clsort::detail

@@ -5,10 +5,12 @@
 #include <cctype>
 #include <limits>
 
+#include "device/tuning.hpp"
 #include "engine/buffer_checks.hpp"
 #include "engine/run.hpp"
 #include "engine/sorter_impl.hpp"
 #include "host_data/staging.hpp"
+#include "operations/custom/custom_policy.hpp"
 
 namespace clsort {
 namespace {
@@ -292,3 +294,16 @@ void Sorter::sort_custom_host(void* data, std::size_t n, std::size_t element_byt
 }
 
 }  // namespace clsort
+
+namespace clsort::detail {
+
+// The `custom.*` lines of the parameter table (device/policy.hpp).
+const std::vector<Param>& custom_params() {
+  static const std::vector<Param> params = {
+      CLSORT_PARAM("custom.wg", custom.wg, 1, 1024, Check::pow2_or_zero, ""),
+      CLSORT_PARAM("custom.items", custom.items, 1, 32, Check::zero_or_range, "derived from the device"),
+  };
+  return params;
+}
+
+}  // namespace clsort::detail

@@ -17,10 +17,12 @@
 #include <optional>
 #include <tuple>
 
+#include "device/tuning.hpp"
 #include "dispatch/execute.hpp"
 #include "engine/run.hpp"
 #include "host_data/staging.hpp"
 #include "operations/segments/segments.hpp"
+#include "operations/segments/segments_policy.hpp"
 
 namespace clsort {
 namespace {
@@ -402,3 +404,48 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
 
 }  // namespace detail
 }  // namespace clsort
+
+namespace clsort::detail {
+
+// The `segments.*` lines of the parameter table (device/policy.hpp).
+const std::vector<Param>& segments_params() {
+  static const std::vector<Param> params = {
+      CLSORT_PARAM("segments.wg", segments.wg, 1, 4096, Check::pow2, ""),
+      CLSORT_PARAM("segments.slots", segments.slots, 16, 32768, Check::pow2, ""),
+      CLSORT_PARAM("segments.huge", segments.huge, 1024, 1u << 24, Check::range, ""),
+      CLSORT_PARAM("segments.seq", segments.seq, 0, 65536, Check::range, "off"),
+      CLSORT_PARAM("segments.seq_radix", segments.seq_radix, 0, 65536, Check::range, "off"),
+      CLSORT_PARAM("segments.seq_wg", segments.seq_wg, 0, 256, Check::pow2_or_zero, "by device"),
+      CLSORT_PARAM("segments.vec", segments.vec, 16, 1024, Check::pow2_or_zero, "off"),
+      CLSORT_PARAM("segments.radix", segments.radix, 0, 1u << 24, Check::range, "off"),
+      CLSORT_PARAM("segments.radix_regs", segments.radix_regs, 16, 255, Check::zero_or_range,
+                   "the compiler's choice"),
+  };
+  return params;
+}
+
+namespace {
+
+// Per slot a key code and three 16-bit words, values for half the slots, and the table of a bin's
+// segments (kernels/segments_local.cl).
+std::size_t segment_bytes(const SegmentsPolicy& g, const FitInput& f) {
+  return std::size_t(g.slots) * (f.key_bytes + 6) + std::size_t(g.slots / 2) * f.value_bytes +
+         std::size_t(g.slots / 8 + 1) * 6 + 256;
+}
+
+}  // namespace
+
+void fit_segments(SegmentsPolicy& g, const FitInput& f) {
+  if (g.seq_wg) f.clamp_wg(g.seq_wg);
+  // CPU devices only: the vector lanes (one core's vector registers). A GPU would hold them in private
+  // memory and reserve that for every resident work-item, gigabytes in all, where test processes running
+  // side by side then failed to launch them (CL_OUT_OF_HOST_MEMORY).
+  if (f.device.type != "cpu") g.vec = 0;
+  f.clamp_wg(g.wg);
+  while (segment_bytes(g, f) > f.budget && g.slots > 16) g.slots /= 2;
+  g.huge = std::max(g.huge, g.slots / 2);
+  // seq may exceed the bins' longest segment (slots / 4): seg_classify then lists only longer segments as
+  // large, and seg_local's bins skip them, so each is sorted once, by seg_sequential.
+}
+
+}  // namespace clsort::detail

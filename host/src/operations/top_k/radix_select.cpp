@@ -2,8 +2,10 @@
 // of what they select by the library's own sort.
 #include <algorithm>
 
+#include "device/tuning.hpp"
 #include "engine/run.hpp"
 #include "operations/top_k/radix_select.hpp"
+#include "operations/top_k/select_policy.hpp"
 
 namespace clsort::detail {
 
@@ -51,6 +53,25 @@ void run_select(Run& run, const SelectPlan& p, std::uint32_t need, bool select_m
              out_size);
     run.launch(level, global, p.wg, "select_level");
   }
+}
+
+}  // namespace clsort::detail
+
+namespace clsort::detail {
+
+// The `select.*` lines of the parameter table (device/policy.hpp).
+const std::vector<Param>& select_params() {
+  static const std::vector<Param> params = {
+      CLSORT_PARAM("select.wg", select.wg, 1, 4096, Check::pow2, ""),
+      CLSORT_PARAM("select.items", select.items, 1, 4096, Check::range, ""),
+      CLSORT_PARAM("select.groups", select.groups, 1, 1024, Check::range, ""),
+      CLSORT_PARAM("select.sample", select.sample, 0, 65536, Check::range, ""),
+  };
+  return params;
+}
+
+void fit_select(SelectPolicy& s, const FitInput& f) {
+  f.clamp_wg(s.wg);
 }
 
 }  // namespace clsort::detail
