@@ -373,3 +373,48 @@ TEST_CASE("tuning rows: the most specific row by device and widths") {
   CHECK(row_of("Intel CPU runtime", 4, 0) == "intel(r) corporation/cpu/default");
   CHECK(row_of("accelerator", 4, 4) == "any/any/default");
 }
+
+namespace {
+
+// A device probe that answers as told: the fits' view of a device whose sub-group primitives fail their
+// self-test, or whose compiler spills the pass kernel at every tile.
+struct ToldProbe : DeviceProbe {
+  bool subgroups = true;
+  std::uint64_t spill = 0;
+  bool subgroups_work(const RadixPolicy&) const override { return subgroups; }
+  std::optional<std::uint64_t> pass_private_bytes(const RadixPlan&) const override { return spill; }
+};
+
+}  // namespace
+
+TEST_CASE("tuning rows: the device probe's answers") {
+  for (const Device& device : devices()) {
+    for (unsigned kb : kKeyWidths)
+      for (unsigned vb : kValueWidths) {
+        INFO(device.label << ", keys of " << kb << " bytes, values of " << vb);
+        // Primitives that fail the self-test: the fit of the same rows with the local-memory primitives
+        // asked for (radix.subgroups=3), which need nothing of the device.
+        auto failing = std::make_shared<ToldProbe>();
+        failing->subgroups = false;
+        DeviceFacts probed = device.facts;
+        probed.probe = failing;
+        const Tuning got = fit_to_device(tuning_for(probed, kb, vb, ""), probed, kb, vb);
+        const Tuning local =
+            fit_to_device(tuning_for(device.facts, kb, vb, "radix.subgroups=3"), device.facts, kb, vb);
+        CHECK(got.describe() == local.describe());
+        CHECK((!got.radix.match || got.radix.subgroups == 3));
+        // A compiler that spills at every tile: a derived tile goes down to 8 keys per work-item; a tile
+        // from a row stays as the row set it.
+        auto spilling = std::make_shared<ToldProbe>();
+        spilling->spill = 64;
+        probed.probe = spilling;
+        const Tuning spilled = fit_to_device(tuning_for(probed, kb, vb, ""), probed, kb, vb);
+        const Tuning plain = fit_to_device(tuning_for(device.facts, kb, vb, ""), device.facts, kb, vb);
+        const PlanInput in{probed, plain, kb, vb, 1u << 24};
+        if (plain.radix.derived && plain.radix.items > 8 && plan_radix(in).shape != RadixPlan::Shape::cpu)
+          CHECK(spilled.radix.items == 8);
+        else
+          CHECK(spilled.radix.items == plain.radix.items);
+      }
+  }
+}

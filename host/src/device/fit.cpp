@@ -39,6 +39,7 @@ Tuning fit_to_device(Tuning t, const DeviceFacts& device, unsigned key_bytes, un
   fit_merge(t.merge, f);
   fit_odd_even(t.odd_even, f);
   fit_segments(t.segments, f);
+  fit_radix_registers(t, device, key_bytes, value_bytes);
   return t;
 }
 

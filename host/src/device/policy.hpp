@@ -7,12 +7,31 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "clsort/clsort.hpp"
 
 namespace clsort::detail {
+
+struct RadixPolicy;
+struct RadixPlan;
+
+/// What a device answers only when built and run for (algorithms/radix/radix_probe.cpp): the fits ask,
+/// and each answer is found once per process, device and program. Facts made by hand (tests) have none:
+/// then every primitive answers and nothing spills.
+class DeviceProbe {
+ public:
+  virtual ~DeviceProbe() = default;
+  /// Whether the multisplit ranking's sub-group primitives in `radix` (PTX warps, or
+  /// cl_khr_subgroup_ballot at radix.sg_size lanes) answer as the ranking assumes, in groups of radix.wg.
+  virtual bool subgroups_work(const RadixPolicy& radix) const = 0;
+  /// The private memory per work-item (spilled registers) of the pass kernel of `plan`, as the compiler
+  /// reports it; nothing where the program does not build or the kernel cannot be asked.
+  virtual std::optional<std::uint64_t> pass_private_bytes(const RadixPlan& plan) const = 0;
+};
 
 /// What the tuning, the plans and the drivers need to know of a device, read once per Sorter. Every
 /// query is checked: a failed one throws Error naming the query rather than becoming a size of 0.
@@ -33,6 +52,7 @@ struct DeviceFacts {
   std::vector<unsigned> subgroup_sizes;  // sizes a kernel can require (cl_intel_required_subgroup_size)
   unsigned registers_per_group = 0;      // NVIDIA: registers one work-group may use; 0: unknown
   std::string extensions;
+  std::shared_ptr<const DeviceProbe> probe;  // null for facts made by hand
 };
 DeviceFacts query_device(const cl::Device& device);
 

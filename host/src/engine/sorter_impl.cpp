@@ -16,6 +16,7 @@ Sorter::Impl::Impl(cl::Context c, cl::Device d, cl::CommandQueue q)
   profiling = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
   in_order = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
   facts = detail::query_device(device);
+  facts.probe = detail::make_device_probe(context, device);
   if (const char* env = std::getenv("CLSORT_TUNING"); env && *env) {
     detail::Tuning().apply(env, "CLSORT_TUNING");  // refused here, naming the variable
     overrides = detail::merge_overrides("", env);
@@ -33,16 +34,8 @@ Sorter::Impl::~Impl() {
 const detail::Tuning& Sorter::Impl::tuning(unsigned key_bytes, unsigned value_bytes) const {
   auto it = fitted.find({key_bytes, value_bytes});
   if (it == fitted.end()) {
-    detail::Tuning t = detail::fit_to_device(detail::tuning_for(facts, key_bytes, value_bytes, overrides),
-                                             facts, key_bytes, value_bytes);
-    // The device's extensions chose the ranking's sub-group primitives; where they fail their self-test,
-    // the ranking takes the local-memory ones, which need nothing of the device.
-    if (!detail::subgroups_pass(context, device, t.radix)) {
-      const std::string local = detail::merge_overrides(overrides, "radix.subgroups=3");
-      t = detail::fit_to_device(detail::tuning_for(facts, key_bytes, value_bytes, local), facts, key_bytes,
-                                value_bytes);
-    }
-    detail::fit_radix_registers(context, device, facts, t, key_bytes, value_bytes);
+    const detail::Tuning t = detail::fit_to_device(
+        detail::tuning_for(facts, key_bytes, value_bytes, overrides), facts, key_bytes, value_bytes);
     it = fitted.emplace(std::make_pair(key_bytes, value_bytes), t).first;
   }
   return it->second;

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "engine/run.hpp"
 
@@ -18,15 +19,9 @@ struct RadixState : ModuleState {
 /// The files of a GPU-shape program: the shared part, the ranking, the shape's kernels.
 ProgramSpec radix_program(const PlanInput& in, const RadixPlan& plan, const char* shape_file);
 
-/// Whether the multisplit ranking's sub-group primitives in `radix` (PTX warps or cl_khr_subgroup_ballot)
-/// answer on `device` as the ranking assumes (kernels/radix_sg_probe.cl); true for local memory and for
-/// other rankings. Tested once per device and program in a process.
-bool subgroups_pass(const cl::Context& context, const cl::Device& device, const RadixPolicy& radix);
-
-/// For a tile derived from the device (RadixPolicy::derived): takes keys per work-item off t.radix, 4 at a
-/// time down to 8, while the compiler reports the pass kernel spilling to private memory.
-void fit_radix_registers(const cl::Context& context, const cl::Device& device, const DeviceFacts& facts,
-                         Tuning& t, unsigned key_bytes, unsigned value_bytes);
+/// The probe of `device` that DeviceFacts::probe holds (radix_probe.cpp): it builds and runs the
+/// sub-group probe kernel (kernels/radix_sg_probe.cl) and asks the compiler for the pass kernel's spills.
+std::shared_ptr<const DeviceProbe> make_device_probe(const cl::Context& context, const cl::Device& device);
 
 /// Enqueues plan (shape onesweep) if its self-test passed on this device, and returns true; false
 /// (nothing enqueued) where it failed, so that the caller runs plan.fallback.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "algorithms/plan.hpp"
 #include "device/tuning.hpp"
 
 namespace clsort::detail {
@@ -125,9 +126,8 @@ void fit_radix_registers_cap(RadixPolicy& r, const DeviceFacts& device) {
   }
 }
 
-}  // namespace
-
-void fit_radix(RadixPolicy& r, const FitInput& f) {
+// fit_radix for primitives as the device's extensions offer them, before the probe has a say.
+void fit_radix_to_limits(RadixPolicy& r, const FitInput& f) {
   r.bits = std::min(r.bits, f.key_bits);
   // A tile derived from the device: the most keys per work-item that local memory holds, up to the 24 that
   // a 64-register work-item holds on NVIDIA's GPUs without spilling much (32 with local-memory sub-groups,
@@ -153,6 +153,38 @@ void fit_radix(RadixPolicy& r, const FitInput& f) {
   // Onesweep's histogram kernel counts every pass's digits in local memory at once.
   const std::size_t passes = (f.key_bits + r.bits - 1) / r.bits;
   if (passes * (std::size_t(4) << r.bits) > f.budget) r.onesweep = 0;
+}
+
+}  // namespace
+
+void fit_radix(RadixPolicy& r, const FitInput& f) {
+  const RadixPolicy asked = r;
+  fit_radix_to_limits(r, f);
+  // The device's extensions chose the ranking's sub-group primitives; where they fail the probe's
+  // self-test, the fit starts again from what was asked with the local-memory ones, which need nothing of
+  // the device.
+  const DeviceProbe* probe = f.device.probe.get();
+  if (probe && r.match && (r.subgroups == 1 || r.subgroups == 2) && !probe->subgroups_work(r)) {
+    r = asked;
+    r.subgroups = 3;
+    fit_radix_to_limits(r, f);
+  }
+}
+
+void fit_radix_registers(Tuning& t, const DeviceFacts& facts, unsigned key_bytes, unsigned value_bytes) {
+  RadixPolicy& r = t.radix;
+  if (!r.derived || !facts.probe) return;
+  // The pass kernel of a large sort, as the plan builds it; each spilled item costs a memory round trip
+  // per key. 8 keys per work-item is the floor: below it the tile's scatter writes too little per digit.
+  constexpr unsigned kStep = 4, kFloor = 8;
+  while (r.items > kFloor) {
+    const PlanInput in{facts, t, key_bytes, value_bytes, 1u << 24};
+    const RadixPlan plan = plan_radix(in);
+    if (plan.shape == RadixPlan::Shape::cpu) return;
+    const std::optional<std::uint64_t> spill = facts.probe->pass_private_bytes(plan);
+    if (!spill || *spill == 0) return;
+    r.items = std::max(kFloor, r.items - kStep);
+  }
 }
 
 }  // namespace clsort::detail

@@ -63,8 +63,11 @@ inline unsigned radix_mask_banks(unsigned subgroups) {
 
 /// The `radix.*` lines of the parameter table, in describe()'s order.
 const std::vector<Param>& radix_params();
-/// Clamps the work-group and tile to the device, chooses the ranking's sub-group primitives it runs, and
-/// drops what it cannot run.
+/// Clamps the work-group and tile to the device, chooses the ranking's sub-group primitives it runs (those
+/// the device probe passes), and drops what it cannot run.
 void fit_radix(RadixPolicy& p, const FitInput& f);
+/// Then, for a tile derived from the device (RadixPolicy::derived): takes keys per work-item off t.radix, 4
+/// at a time down to 8, while the device probe reports the pass kernel spilling to private memory.
+void fit_radix_registers(Tuning& t, const DeviceFacts& facts, unsigned key_bytes, unsigned value_bytes);
 
 }  // namespace clsort::detail

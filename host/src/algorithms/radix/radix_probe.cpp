@@ -1,7 +1,7 @@
-// What the radix plan learns from a device by building for it: whether the multisplit ranking's sub-group
-// primitives answer as the ranking assumes (kernels/radix_sg_probe.cl; fit_to_device chose them from the
-// extensions), and, for a tile derived from the device, how many keys per work-item its compiler keeps in
-// registers.
+// The device probe (DeviceFacts::probe): what the radix fit learns of a device by building for it, whether
+// the multisplit ranking's sub-group primitives answer as the ranking assumes (kernels/radix_sg_probe.cl;
+// fit_radix chose them from the extensions), and how much the pass kernel of a plan spills to private
+// memory (fit_radix_registers takes keys per work-item off a derived tile while it does).
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -60,14 +60,12 @@ bool run_probe(const cl::Context& context, const cl::Device& device, const cl::P
   return answers_hold(out, r.wg, r.sg_size);
 }
 
-}  // namespace
-
+// Sub-group primitives, per device and primitives for the whole process, like Onesweep's self-test: a
+// property of the device and its compiler. A build that fails (a compiler refusing the PTX or the
+// attribute) or a launch the device refuses counts as a failed test. Keyed by the program too, whose
+// source a development kernel directory may change.
 bool subgroups_pass(const cl::Context& context, const cl::Device& device, const RadixPolicy& r) {
   if (!r.match || (r.subgroups != 1 && r.subgroups != 2)) return true;  // local memory needs no test
-  // Per device and primitives for the whole process, like Onesweep's self-test: a property of the device
-  // and its compiler. A build that fails (a compiler refusing the PTX or the attribute) or a launch the
-  // device refuses counts as a failed test.
-  // Keyed by the program too, whose source a development kernel directory may change.
   static std::mutex mutex;
   static std::map<std::pair<cl_device_id, cl_program>, bool> results;
   const std::vector<std::string> files = {"common.cl", "radix_common.cl",
@@ -97,37 +95,45 @@ bool subgroups_pass(const cl::Context& context, const cl::Device& device, const 
   return results.emplace(key, ok).first->second;
 }
 
-void fit_radix_registers(const cl::Context& context, const cl::Device& device, const DeviceFacts& facts,
-                         Tuning& t, unsigned key_bytes, unsigned value_bytes) {
-  RadixPolicy& r = t.radix;
-  if (!r.derived) return;
-  // The pass kernel of a large sort, as the plan builds it; a compiler that cannot keep a work-item's keys,
-  // places and destinations in registers reports private memory (CL_KERNEL_PRIVATE_MEM_SIZE), and each
-  // spilled item costs a memory round trip per key. 8 keys per work-item is the floor: below it the tile's
-  // scatter writes too little per digit.
-  constexpr unsigned kStep = 4, kFloor = 8;
-  while (r.items > kFloor) {
-    const PlanInput in{facts, t, key_bytes, value_bytes, 1u << 24};
-    const RadixPlan plan = plan_radix(in);
-    if (plan.shape == RadixPlan::Shape::cpu) return;
+class OpenClProbe final : public DeviceProbe {
+ public:
+  OpenClProbe(cl::Context context, cl::Device device)
+      : context_(std::move(context)), device_(std::move(device)) {}
+
+  bool subgroups_work(const RadixPolicy& radix) const override {
+    return subgroups_pass(context_, device_, radix);
+  }
+
+  // A compiler that cannot keep a work-item's keys, places and destinations in registers reports private
+  // memory (CL_KERNEL_PRIVATE_MEM_SIZE). The program cache keeps the build for the sort that needs it.
+  std::optional<std::uint64_t> pass_private_bytes(const RadixPlan& plan) const override {
     std::vector<std::string> files{"common.cl"};
     files.insert(files.end(), plan.program.files.begin(), plan.program.files.end());
     cl_ulong spill = 0;
     try {
       const cl::Program program =
-          get_program(context, device, files, plan.program.defines.options(), plan.program.register_cap);
+          get_program(context_, device_, files, plan.program.defines.options(), plan.program.register_cap);
       cl_int status = CL_SUCCESS;
       const cl::Kernel kernel(
           program, plan.shape == RadixPlan::Shape::onesweep ? "radix_onesweep" : "radix_scatter", &status);
       if (status != CL_SUCCESS ||
-          kernel.getWorkGroupInfo(device, CL_KERNEL_PRIVATE_MEM_SIZE, &spill) != CL_SUCCESS)
-        return;
+          kernel.getWorkGroupInfo(device_, CL_KERNEL_PRIVATE_MEM_SIZE, &spill) != CL_SUCCESS)
+        return std::nullopt;
     } catch (const Error&) {
-      return;  // the sort's own build reports it, where a sort needs this program
+      return std::nullopt;  // the sort's own build reports it, where a sort needs this program
     }
-    if (spill == 0) return;
-    r.items = std::max(kFloor, r.items - kStep);
+    return spill;
   }
+
+ private:
+  cl::Context context_;
+  cl::Device device_;
+};
+
+}  // namespace
+
+std::shared_ptr<const DeviceProbe> make_device_probe(const cl::Context& context, const cl::Device& device) {
+  return std::make_shared<OpenClProbe>(context, device);
 }
 
 }  // namespace clsort::detail
