@@ -186,7 +186,8 @@ _select.__doc__ = """The element at position `kth` of the sorted 1-D array `a` (
 _partition.__doc__ = """Like ``np.partition(a, kth)`` for a 1-D array: a copy in which the element at kth is the one
     sorted order puts there, those before it are smaller or equal, those after greater or equal (NaNs
     last). `kth`: an int (negative counts from the end) or a sequence of ints."""
-_argpartition.__doc__ = """Like ``np.argpartition(a, kth)`` for a 1-D array: the int64 indices that partition `a`."""
+_argpartition.__doc__ = """Like ``np.argpartition(a, kth)`` for a 1-D array: the int64 indices that partition
+    `a`, found by one top_k of the kth + 1 smallest or the n - kth largest (a sort for a sequence of kth)."""
 _lexsort.__doc__ = """Like ``np.lexsort(keys)``: the stable permutation (int64) ordering rows by the last key, rows equal
     in it by the one before, and so on. `keys`: a sequence of 1-D arrays of one length (any key dtypes,
     or bool) or a 2-D array. As in NumPy, -0.0 equals +0.0 and NaNs are equal to each other and last."""

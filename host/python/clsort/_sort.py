@@ -38,7 +38,7 @@ _BITS_NOTE = """
     the range is the whole key; otherwise the order is the library's, the exact reverse of ascending."""
 
 _STRUCTURED_NOTE = """
-    A structured array (order=: a field name or a list of them, as np.sort takes) is sorted ascending by
+    With order= (a field name or a list of them, as np.sort takes), a structured array is sorted ascending by
     those fields, then by the others in dtype order, stably through lexsort; its fields must be key dtypes
     or bool. -0.0 equals +0.0 there, as in NumPy."""
 
@@ -61,6 +61,8 @@ def _bit_range(row, begin_bit, end_bit):
     if begin > end:
         raise ValueError(f"clsort: begin_bit ({begin}) must not exceed end_bit ({end})")
     full = begin == 0 and end == width
+    if full:
+        return 0, 0, True  # no range: every algorithm applies (the library takes any end_bit as a range)
     if end == 0:
         begin = end = width
     # Out-of-range values reach the library (which names the argument) without overflowing its unsigned.
@@ -155,7 +157,7 @@ class Sorter:
             if order is not None:
                 raise ValueError("clsort: order= applies to structured NumPy arrays")
             return self._sort_device(a, None, descending, algorithm, begin_bit, end_bit)
-        if order is not None or np.asarray(a).dtype.names is not None:
+        if order is not None:  # without order=, a structured array is refused as before (TypeError)
             return self._structured(a, order, descending, algorithm, begin_bit, end_bit)
         arr, row = _keys_of(a)
         begin, end, full = _bit_range(row, begin_bit, end_bit)
