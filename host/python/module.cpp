@@ -80,10 +80,15 @@ struct PySorter {
   std::mutex mutex;
 };
 
-clsort::Options options_of(bool descending, const std::string& algorithm) {
+// begin_bit and end_bit as Options takes them (end_bit 0: the key's width); the package maps Python's
+// ranges onto them, an empty range at bit 0 to one at the key's width.
+clsort::Options options_of(bool descending, const std::string& algorithm, unsigned begin_bit = 0,
+                           unsigned end_bit = 0) {
   clsort::Options o;
   o.order = descending ? clsort::Order::descending : clsort::Order::ascending;
   o.algorithm = clsort::parse_algorithm(algorithm);
+  o.begin_bit = begin_bit;
+  o.end_bit = end_bit;
   return o;
 }
 
@@ -118,7 +123,7 @@ void check_keys(clsort::KeyType type, nb::dlpack::dtype dt) {
 // value_bytes 0: values of the array's own itemsize; otherwise the array holds n values of value_bytes
 // bytes each as n * value_bytes bytes (any width, as a uint8 view).
 void sort_host(PySorter& s, clsort::KeyType type, KeysIn keys, nb::object values_obj, bool descending,
-               const std::string& algorithm, std::size_t value_bytes) {
+               const std::string& algorithm, std::size_t value_bytes, unsigned begin_bit, unsigned end_bit) {
   check_keys(type, keys.dtype());
   const std::size_t n = keys.shape(0);
   void* values = nullptr;
@@ -133,7 +138,7 @@ void sort_host(PySorter& s, clsort::KeyType type, KeysIn keys, nb::object values
     if (values_array.shape(0) != elements) throw nb::value_error("clsort: values and keys differ in length");
     values = values_array.data();
   }
-  const clsort::Options options = options_of(descending, algorithm);
+  const clsort::Options options = options_of(descending, algorithm, begin_bit, end_bit);
   nb::gil_scoped_release release;
   std::lock_guard<std::mutex> lock(s.mutex);
   s.sorter.sort_host(type, keys.data(), n, values, value_bytes, options);
@@ -141,24 +146,24 @@ void sort_host(PySorter& s, clsort::KeyType type, KeysIn keys, nb::object values
 
 // clsort.sort of a C-contiguous native array: sorted from `keys` into `out`, with no copy first.
 void sort_copy_host(PySorter& s, clsort::KeyType type, KeysRead keys, KeysIn out, bool descending,
-                    const std::string& algorithm) {
+                    const std::string& algorithm, unsigned begin_bit, unsigned end_bit) {
   check_keys(type, keys.dtype());
   check_keys(type, out.dtype());
   const std::size_t n = keys.shape(0);
   if (out.shape(0) != n) throw nb::value_error("clsort: out and keys differ in length");
-  const clsort::Options options = options_of(descending, algorithm);
+  const clsort::Options options = options_of(descending, algorithm, begin_bit, end_bit);
   nb::gil_scoped_release release;
   std::lock_guard<std::mutex> lock(s.mutex);
   s.sorter.sort_copy_host(type, keys.data(), out.data(), n, options);
 }
 
 void argsort_host(PySorter& s, clsort::KeyType type, KeysRead keys, KeysIn out, bool descending,
-                  const std::string& algorithm) {
+                  const std::string& algorithm, unsigned begin_bit, unsigned end_bit) {
   check_keys(type, keys.dtype());
   const std::size_t n = keys.shape(0);
   if (out.shape(0) != n || out.dtype() != nb::dtype<std::int64_t>())
     throw nb::type_error("clsort: argsort's output must be int64 of the keys' length");
-  const clsort::Options options = options_of(descending, algorithm);
+  const clsort::Options options = options_of(descending, algorithm, begin_bit, end_bit);
   nb::gil_scoped_release release;
   if (n > 0xFFFFFFFFu) {
     // 64-bit indices straight into NumPy's int64 (the same bits below 2^63).
@@ -176,16 +181,93 @@ void argsort_host(PySorter& s, clsort::KeyType type, KeysRead keys, KeysIn out, 
   for (std::size_t i = 0; i < n; ++i) o[i] = indices[i];
 }
 
+// top_k of host keys: k keys into keys_out (the keys' type) and their indices into indices_out (uint32).
+void top_k_host(PySorter& s, clsort::KeyType type, KeysRead keys, std::size_t k, KeysIn keys_out,
+                KeysIn indices_out, bool descending) {
+  check_keys(type, keys.dtype());
+  check_keys(type, keys_out.dtype());
+  if (keys_out.shape(0) != k || indices_out.shape(0) != k ||
+      indices_out.dtype() != nb::dtype<std::uint32_t>())
+    throw nb::type_error("clsort: top_k's outputs must hold k keys and k uint32 indices");
+  const clsort::Options options = options_of(descending, "automatic");
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.sorter.top_k_host(type, keys.data(), keys.shape(0), k, keys_out.data(),
+                      static_cast<std::uint32_t*>(indices_out.data()), options);
+}
+
+// select of host keys: the key at sorted position k into key_out (one key of the keys' type).
+void select_host(PySorter& s, clsort::KeyType type, KeysRead keys, std::size_t k, KeysIn key_out,
+                 bool descending) {
+  check_keys(type, keys.dtype());
+  check_keys(type, key_out.dtype());
+  if (key_out.shape(0) != 1) throw nb::type_error("clsort: select's output must hold one key");
+  const clsort::Options options = options_of(descending, "automatic");
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.sorter.select_host(type, keys.data(), keys.shape(0), k, key_out.data(), options);
+}
+
+// lexsort of host columns (columns[0] primary, as the library takes them) into `out` (uint32, n).
+void lexsort_host(PySorter& s, const std::vector<clsort::KeyType>& types, const std::vector<KeysRead>& keys,
+                  const std::vector<bool>& descending, KeysIn out) {
+  if (types.size() != keys.size() || descending.size() != keys.size())
+    throw nb::value_error("clsort: lexsort takes one type and one order per column");
+  std::vector<clsort::Column> columns;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    check_keys(types[i], keys[i].dtype());
+    columns.push_back({types[i], keys[i].data(), keys[i].shape(0),
+                       descending[i] ? clsort::Order::descending : clsort::Order::ascending});
+  }
+  const std::size_t n = columns.empty() ? 0 : columns[0].n;
+  if (out.shape(0) != n || out.dtype() != nb::dtype<std::uint32_t>())
+    throw nb::type_error("clsort: lexsort's output must be uint32 of the columns' length");
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.sorter.lexsort_host(columns.data(), columns.size(), static_cast<std::uint32_t*>(out.data()));
+}
+
+// sort_segments of host keys in place, with values (None, or an array of 4- or 8-byte values, or bytes of
+// value_bytes each) and offsets (uint32 or uint64, num_segments + 1 of them).
+void sort_segments_host(PySorter& s, clsort::KeyType type, KeysIn keys, nb::object values_obj,
+                        std::size_t value_bytes, KeysRead offsets, bool descending, unsigned begin_bit,
+                        unsigned end_bit) {
+  check_keys(type, keys.dtype());
+  const std::size_t n = keys.shape(0);
+  const std::size_t offset_bytes = offsets.itemsize();
+  if (offsets.dtype().code != std::uint8_t(nb::dlpack::dtype_code::UInt) ||
+      (offset_bytes != 4 && offset_bytes != 8))
+    throw nb::type_error("clsort: offsets must be uint32 or uint64");
+  void* values = nullptr;
+  KeysIn values_array;
+  if (!values_obj.is_none()) {
+    if (!nb::try_cast(values_obj, values_array, false))
+      throw nb::type_error("clsort: values must be a writable C-contiguous 1-D array");
+    if (value_bytes && values_array.itemsize() != 1)
+      throw nb::type_error("clsort: values of value_bytes must be given as bytes (uint8)");
+    const std::size_t elements = value_bytes ? n * value_bytes : n;
+    if (!value_bytes) value_bytes = values_array.itemsize();
+    if (values_array.shape(0) != elements) throw nb::value_error("clsort: values and keys differ in length");
+    values = values_array.data();
+  }
+  const std::size_t num_segments = offsets.shape(0) ? offsets.shape(0) - 1 : 0;
+  const clsort::Options options = options_of(descending, "automatic", begin_bit, end_bit);
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.sorter.sort_segments_host(type, keys.data(), n, values, value_bytes, offsets.data(), offset_bytes,
+                              num_segments, options);
+}
+
 Event sort_buffer(PySorter& s, clsort::KeyType type, std::uintptr_t keys, std::uintptr_t values,
                   std::size_t value_bytes, std::size_t n, bool descending, const std::string& algorithm,
-                  const std::vector<std::uintptr_t>& wait) {
+                  const std::vector<std::uintptr_t>& wait, unsigned begin_bit, unsigned end_bit) {
   // pyopencl keeps its references; these wrappers take their own (retain) and drop them on return.
   const cl::Buffer kbuf(reinterpret_cast<cl_mem>(keys), true);
   cl::Buffer vbuf;
   if (values) vbuf = cl::Buffer(reinterpret_cast<cl_mem>(values), true);
   std::vector<cl::Event> events;
   for (std::uintptr_t e : wait) events.emplace_back(reinterpret_cast<cl_event>(e), true);
-  const clsort::Options options = options_of(descending, algorithm);
+  const clsort::Options options = options_of(descending, algorithm, begin_bit, end_bit);
   nb::gil_scoped_release release;
   std::lock_guard<std::mutex> lock(s.mutex);
   return Event{s.sorter.sort_buffer(type, kbuf, values ? &vbuf : nullptr, value_bytes, n, options, events)};
@@ -348,13 +430,20 @@ NB_MODULE(_clsort, m) {
       .def_prop_ro("queue_int_ptr",
                    [](const PySorter& s) { return reinterpret_cast<std::uintptr_t>(s.sorter.queue()()); })
       .def("sort_host", &sort_host, "type"_a, "keys"_a.noconvert(), "values"_a.none(), "descending"_a,
-           "algorithm"_a, "value_bytes"_a = 0)
+           "algorithm"_a, "value_bytes"_a = 0, "begin_bit"_a = 0, "end_bit"_a = 0)
       .def("sort_copy_host", &sort_copy_host, "type"_a, "keys"_a.noconvert(), "out"_a.noconvert(),
-           "descending"_a, "algorithm"_a)
+           "descending"_a, "algorithm"_a, "begin_bit"_a = 0, "end_bit"_a = 0)
       .def("argsort_host", &argsort_host, "type"_a, "keys"_a.noconvert(), "out"_a.noconvert(), "descending"_a,
-           "algorithm"_a)
+           "algorithm"_a, "begin_bit"_a = 0, "end_bit"_a = 0)
       .def("sort_buffer", &sort_buffer, "type"_a, "keys"_a, "values"_a, "value_bytes"_a, "n"_a,
-           "descending"_a, "algorithm"_a, "wait"_a)
+           "descending"_a, "algorithm"_a, "wait"_a, "begin_bit"_a = 0, "end_bit"_a = 0)
+      .def("top_k_host", &top_k_host, "type"_a, "keys"_a.noconvert(), "k"_a, "keys_out"_a.noconvert(),
+           "indices_out"_a.noconvert(), "descending"_a)
+      .def("select_host", &select_host, "type"_a, "keys"_a.noconvert(), "k"_a, "key_out"_a.noconvert(),
+           "descending"_a)
+      .def("lexsort_host", &lexsort_host, "types"_a, "keys"_a, "descending"_a, "out"_a.noconvert())
+      .def("sort_segments_host", &sort_segments_host, "type"_a, "keys"_a.noconvert(), "values"_a.none(),
+           "value_bytes"_a, "offsets"_a.noconvert(), "descending"_a, "begin_bit"_a, "end_bit"_a)
       .def("time_sort_copy", &time_sort_copy, "type"_a, "keys"_a.noconvert(), "reps"_a, "fresh"_a)
       .def("plan", &plan, "type"_a, "n"_a, "value_bytes"_a, "descending"_a, "algorithm"_a);
 }

@@ -15,6 +15,7 @@ The device: CLSORT_DEVICE as for the C++ library (see default_device()), or devi
 
 from ._clsort import Device, Error, __version__
 from ._keys import KEY_DTYPES
+from ._ops import argpartition, argsort_segments, lexsort, partition, select, sort_segments, top_k
 from ._sort import (
     ALGORITHMS,
     Sorter,
@@ -33,10 +34,17 @@ __all__ = [
     "KEY_DTYPES",
     "Sorter",
     "__version__",
+    "argpartition",
     "argsort",
+    "argsort_segments",
     "default_device",
     "default_device_reason",
     "devices",
+    "lexsort",
+    "partition",
+    "select",
     "sort",
     "sort_by_key",
+    "sort_segments",
+    "top_k",
 ]

@@ -1,5 +1,6 @@
 """sort, argsort and sort_by_key for NumPy arrays and pyopencl arrays, and the Sorter behind them."""
 
+import operator
 import sys
 import threading
 
@@ -27,10 +28,50 @@ _DEVICE_NOTE = """
     ascending, so NaNs come first."""
 
 
+_BITS_NOTE = """
+    begin_bit, end_bit: order by bits [begin_bit, end_bit) of each key's order-preserving code only (the
+    library's radix semantics, as CUB's, on clsort/key_transform.hpp's encode_key: unsigned keys as they
+    are, signed ones with the sign bit flipped, floats with negative values inverted and the sign bit set
+    on others, then less the NaN span (so negative NaNs follow positive ones); end_bit None: the width).
+    Keys equal in those bits keep their input order; an empty range (begin_bit == end_bit) keeps the input
+    order. Forces radix sort (another algorithm raises clsort.Error). Descending puts NaNs last only when
+    the range is the whole key; otherwise the order is the library's, the exact reverse of ascending."""
+
+_STRUCTURED_NOTE = """
+    With order= (a field name or a list of them, as np.sort takes), a structured array is sorted ascending by
+    those fields, then by the others in dtype order, stably through lexsort; its fields must be key dtypes
+    or bool. -0.0 equals +0.0 there, as in NumPy."""
+
+
 def _check_order(descending, algorithm):
     if algorithm not in ALGORITHMS:
         raise ValueError(f"clsort: unknown algorithm {algorithm!r}: expected one of {', '.join(ALGORITHMS)}")
     return bool(descending)
+
+
+def _bit_range(row, begin_bit, end_bit):
+    """(begin, end, full) for Options: the bits [begin_bit, end_bit) of the keys' order-preserving code
+    (end_bit None: the key's width), and whether they are the whole key. An empty range at 0 goes to the
+    library as one at the key's width (its end_bit 0 means the width)."""
+    width = 8 * row.dtype.itemsize
+    begin = operator.index(begin_bit)
+    end = width if end_bit is None else operator.index(end_bit)
+    if begin < 0 or end < 0:
+        raise ValueError(f"clsort: begin_bit ({begin}) and end_bit ({end}) must not be negative")
+    if begin > end:
+        raise ValueError(f"clsort: begin_bit ({begin}) must not exceed end_bit ({end})")
+    full = begin == 0 and end == width
+    if full:
+        return 0, 0, True  # no range: every algorithm applies (the library takes any end_bit as a range)
+    if end == 0:
+        begin = end = width
+    # Out-of-range values reach the library (which names the argument) without overflowing its unsigned.
+    return min(begin, 1 << 16), min(end, 1 << 16), full
+
+
+def _nan_mask(keys, row):
+    with np.errstate(invalid="ignore"):  # ml_dtypes' isnan of a bfloat16 NaN raises the invalid flag
+        return np.isnan(keys)
 
 
 def _keys_of(a, what="a"):
@@ -109,24 +150,40 @@ class Sorter:
         """The pyopencl.CommandQueue given to the constructor, or None."""
         return self._queue
 
-    def sort(self, a, descending=False, algorithm="automatic"):
+    def sort(self, a, descending=False, algorithm="automatic", begin_bit=0, end_bit=None, order=None):
         """A sorted copy of the 1-D array `a`, or, for a pyopencl array, its sort in place (an event)."""
         descending = _check_order(descending, algorithm)
         if _is_cl_array(a):
-            return self._sort_device(a, None, descending, algorithm)
+            if order is not None:
+                raise ValueError("clsort: order= applies to structured NumPy arrays")
+            return self._sort_device(a, None, descending, algorithm, begin_bit, end_bit)
+        if order is not None:  # without order=, a structured array is refused as before (TypeError)
+            return self._structured(a, order, descending, algorithm, begin_bit, end_bit)
         arr, row = _keys_of(a)
+        begin, end, full = _bit_range(row, begin_bit, end_bit)
         if arr.flags.c_contiguous and arr.dtype.isnative:
             # Sorted straight from `a` into the new array: no copy of `a` first.
             out = np.empty(len(arr), dtype=arr.dtype)
-            self._impl.sort_copy_host(row.type, as_keys(row, arr), as_keys(row, out), descending, algorithm)
+            self._impl.sort_copy_host(row.type, as_keys(row, arr), as_keys(row, out), descending, algorithm, begin,
+                                      end)
         else:
             out = _native_copy(arr)
-            self._impl.sort_host(row.type, as_keys(row, out), None, descending, algorithm)
-        if descending and row.is_float:
+            self._impl.sort_host(row.type, as_keys(row, out), None, descending, algorithm, 0, begin, end)
+        if descending and row.is_float and full:
             _nans_last([out], _leading_nans(out.__getitem__, len(out)))
         return out if out.dtype == arr.dtype else out.astype(arr.dtype)
 
-    def argsort(self, a, descending=False, algorithm="automatic"):
+    def _structured(self, a, order, descending, algorithm, begin_bit, end_bit):
+        arr = np.asarray(a)
+        if arr.dtype.names is None:
+            raise ValueError("Cannot specify order when the array has no fields.")
+        if arr.ndim != 1:
+            raise ValueError(f"clsort: a must be 1-D, not {arr.ndim}-D with shape {arr.shape}")
+        if descending or algorithm != "automatic" or begin_bit != 0 or end_bit is not None:
+            raise ValueError("clsort: a structured array sorts ascending by its fields only (order=)")
+        return self._sort_structured(arr, order)
+
+    def argsort(self, a, descending=False, algorithm="automatic", begin_bit=0, end_bit=None):
         """The stable permutation (int64) that sorts the 1-D NumPy array `a`."""
         descending = _check_order(descending, algorithm)
         if _is_cl_array(a):
@@ -135,14 +192,15 @@ class Sorter:
                 "pyopencl.array.arange(queue, n, dtype=np.uint32) as values"
             )
         arr, row = _keys_of(a)
+        begin, end, full = _bit_range(row, begin_bit, end_bit)
         keys = np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("="))
         out = np.empty(len(keys), dtype=np.int64)
-        self._impl.argsort_host(row.type, as_keys(row, keys), out, descending, algorithm)
-        if descending and row.is_float:
+        self._impl.argsort_host(row.type, as_keys(row, keys), out, descending, algorithm, begin, end)
+        if descending and row.is_float and full:
             _nans_last([out], _leading_nans(lambda i: keys[out[i]], len(out)))
         return out
 
-    def sort_by_key(self, keys, values, descending=False, algorithm="automatic"):
+    def sort_by_key(self, keys, values, descending=False, algorithm="automatic", begin_bit=0, end_bit=None):
         """Sorted copies (keys, values) of 1-D arrays: each value moves with its key, stably.
 
         Values may be of any dtype without Python objects (structured dtypes too): they move on the device,
@@ -152,26 +210,27 @@ class Sorter:
         if _is_cl_array(keys) or _is_cl_array(values):
             if not (_is_cl_array(keys) and _is_cl_array(values)):
                 raise TypeError("clsort: keys and values must both be pyopencl arrays, or neither")
-            return self._sort_device(keys, values, descending, algorithm)
+            return self._sort_device(keys, values, descending, algorithm, begin_bit, end_bit)
         karr, row = _keys_of(keys, "keys")
+        begin, end, full = _bit_range(row, begin_bit, end_bit)
         varr = np.asarray(values)
         if varr.ndim != 1:
             raise ValueError(f"clsort: values must be 1-D, not {varr.ndim}-D with shape {varr.shape}")
         if len(varr) != len(karr):
             raise ValueError(f"clsort: keys has {len(karr)} elements but values has {len(varr)}")
         if varr.dtype.itemsize == 0 or varr.dtype.hasobject:
-            perm = self.argsort(karr, descending, algorithm)
+            perm = self.argsort(karr, descending, algorithm, begin_bit, end_bit)
             return karr[perm], varr[perm]
         out_k = _native_copy(karr)
         out_v = np.array(varr, order="C", copy=True)  # values' bits only move: any dtype, any byte order
         width = out_v.dtype.itemsize
         if width in (4, 8):
             values = out_v.view(np.uint32 if width == 4 else np.uint64)
-            self._impl.sort_host(row.type, as_keys(row, out_k), values, descending, algorithm)
+            self._impl.sort_host(row.type, as_keys(row, out_k), values, descending, algorithm, 0, begin, end)
         else:
             self._impl.sort_host(row.type, as_keys(row, out_k), out_v.view(np.uint8), descending, algorithm,
-                                 width)
-        if descending and row.is_float:
+                                 width, begin, end)
+        if descending and row.is_float and full:
             _nans_last([out_k, out_v], _leading_nans(out_k.__getitem__, len(out_k)))
         return (out_k if out_k.dtype == karr.dtype else out_k.astype(karr.dtype)), out_v
 
@@ -183,10 +242,11 @@ class Sorter:
         value_bytes = 0 if values_dtype is None else np.dtype(values_dtype).itemsize
         return self._impl.plan(row.type, int(n), value_bytes, descending, algorithm)
 
-    def _sort_device(self, keys, values, descending, algorithm):
+    def _sort_device(self, keys, values, descending, algorithm, begin_bit=0, end_bit=None):
         import pyopencl as cl
 
         row = key_row(keys.dtype, "keys")
+        begin, end, _ = _bit_range(row, begin_bit, end_bit)
         if not keys.dtype.isnative:
             raise TypeError(f"clsort: keys of dtype {keys.dtype} are not in native byte order")
         for what, x in (("keys", keys), ("values", values)):
@@ -211,7 +271,7 @@ class Sorter:
         vbuf = _buffer_of(values) if values is not None else None
         done = self._impl.sort_buffer(
             row.type, kbuf.int_ptr, vbuf.int_ptr if vbuf is not None else 0, value_bytes, keys.size, descending,
-            algorithm, wait,
+            algorithm, wait, begin, end,
         )
         event = cl.Event.from_int_ptr(done.int_ptr, retain=True)  # pyopencl's own reference; ours goes
         for x in (keys, values):
@@ -304,7 +364,7 @@ def _module_sorter(a, device):
     return _sorter(device)
 
 
-def sort(a, descending=False, algorithm="automatic", device=None):
+def sort(a, descending=False, algorithm="automatic", device=None, begin_bit=0, end_bit=None, order=None):
     """A sorted copy of the 1-D array `a`, like ``np.sort(a)``.
 
     `a`: any 1-D array of a dtype of ``clsort.KEY_DTYPES``: (u)int8 to (u)int64, float16 to float64, and
@@ -315,26 +375,30 @@ def sort(a, descending=False, algorithm="automatic", device=None):
     clsort or OpenCL; `a` is never changed unless it is a pyopencl array.
     """
     descending = _check_order(descending, algorithm)
-    return _module_sorter(a, device).sort(a, descending, algorithm)
+    return _module_sorter(a, device).sort(a, descending, algorithm, begin_bit, end_bit, order)
 
 
-def argsort(a, descending=False, algorithm="automatic", device=None):
+def argsort(a, descending=False, algorithm="automatic", device=None, begin_bit=0, end_bit=None):
     """The stable permutation that sorts the 1-D array `a`, like ``np.argsort(a, kind="stable")``: int64
     indices, ``a[result]`` is sorted. From 2^32 keys on (radix sort, where the device holds them) the
     library's 64-bit argsort fills them."""
     descending = _check_order(descending, algorithm)
-    return _module_sorter(a, device).argsort(a, descending, algorithm)
+    return _module_sorter(a, device).argsort(a, descending, algorithm, begin_bit, end_bit)
 
 
-def sort_by_key(keys, values, descending=False, algorithm="automatic", device=None):
+def sort_by_key(keys, values, descending=False, algorithm="automatic", device=None, begin_bit=0, end_bit=None):
     """Sorted copies ``(keys, values)``: `values` (any dtype, same length) reordered with `keys`, stably;
     the same as ``p = argsort(keys); keys[p], values[p]``, faster for 4- and 8-byte values, which move on
     the device. pyopencl arrays (both) are sorted in place and an event is returned."""
     descending = _check_order(descending, algorithm)
-    return _module_sorter(keys, device).sort_by_key(keys, values, descending, algorithm)
+    return _module_sorter(keys, device).sort_by_key(keys, values, descending, algorithm, begin_bit, end_bit)
 
 
 for _f in (sort, argsort, sort_by_key, Sorter.sort, Sorter.argsort, Sorter.sort_by_key):
     _f.__doc__ += _ORDER_NOTE
 for _f in (sort, sort_by_key, Sorter.sort, Sorter.sort_by_key):
     _f.__doc__ += _DEVICE_NOTE
+for _f in (sort, argsort, sort_by_key, Sorter.sort, Sorter.argsort, Sorter.sort_by_key):
+    _f.__doc__ += _BITS_NOTE
+for _f in (sort, Sorter.sort):
+    _f.__doc__ += _STRUCTURED_NOTE
