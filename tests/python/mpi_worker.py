@@ -114,8 +114,12 @@ def check_errors():
     except Exception as e:  # noqa: BLE001
         raised = e
     shared(isinstance(raised, (ValueError, clsort.Error)), f"values of another length: {raised!r}")
-    # Unsupported key dtype, object values, a non-communicator.
+    # Unsupported key dtype, object values, masked keys or values, a non-communicator.
+    masked = np.ma.masked_array(np.arange(3), mask=[False, True, False])
     for bad, exc in ((lambda: clsort.mpi.sort(comm, np.array(["a"])), TypeError),
+                     (lambda: clsort.mpi.sort(comm, masked), TypeError),
+                     (lambda: clsort.mpi.sort_by_key(comm, masked, np.arange(3)), TypeError),
+                     (lambda: clsort.mpi.sort_by_key(comm, np.arange(3), masked), TypeError),
                      (lambda: clsort.mpi.sort_by_key(comm, np.arange(3), np.array([1, "x", None], dtype=object)),
                       TypeError),
                      (lambda: clsort.mpi.sort(object(), np.arange(3)), TypeError)):

@@ -113,3 +113,35 @@ except clsort.Error as e:
 """, CLSORT_DEVICE="no such device anywhere")
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "device_not_found CL_DEVICE_NOT_FOUND"
+
+
+# Every public entry that takes arrays, as (name, call on an array a of 8 float32 keys); a masked array
+# in any array argument is refused (its mask would be dropped), a plain ndarray still sorts.
+_MASKED_ENTRIES = [
+    ("sort", lambda s, a: s.sort(a)),
+    ("argsort", lambda s, a: s.argsort(a)),
+    ("sort_by_key", lambda s, a: s.sort_by_key(a, np.arange(8))),
+    ("sort_by_key", lambda s, a: s.sort_by_key(np.arange(8, dtype=np.float32), a)),
+    ("top_k", lambda s, a: s.top_k(a, 3)),
+    ("select", lambda s, a: s.select(a, 2)),
+    ("partition", lambda s, a: s.partition(a, 2)),
+    ("argpartition", lambda s, a: s.argpartition(a, 2)),
+    ("lexsort", lambda s, a: s.lexsort([np.arange(8), a])),
+    ("lexsort", lambda s, a: s.lexsort(np.ma.stack([a, a]) if np.ma.isMaskedArray(a) else np.stack([a, a]))),
+    ("sort_segments", lambda s, a: s.sort_segments(a, [0, 4, 8])),
+    ("argsort_segments", lambda s, a: s.argsort_segments(a, [0, 4, 8])),
+]
+
+
+@pytest.mark.parametrize("on", ["module", "sorter"])
+@pytest.mark.parametrize("name, call", _MASKED_ENTRIES, ids=[f"{n}{i}" for i, (n, _) in enumerate(_MASKED_ENTRIES)])
+def test_masked_arrays_are_refused(name, call, on):
+    data = np.array([5, 3, 7, 1, 2, 8, 6, 4], dtype=np.float32)
+    masked = np.ma.masked_array(data, mask=[False, True] * 4)
+    target = clsort if on == "module" else clsort.Sorter()
+    where = f"clsort.{name}" if on == "module" else f"clsort.Sorter.{name}"
+    with pytest.raises(TypeError, match=rf"^{where}: masked arrays .*np\.ma\.sort.*a\.filled.*a\.compressed"):
+        call(target, masked)
+    assert_array_equal(masked.mask, [False, True] * 4)  # the caller's array is untouched
+    call(target, data)  # a plain ndarray of the same data still works
+    call(target, masked.filled(0))  # and so does the suggested way out

@@ -7,7 +7,7 @@ import operator
 import numpy as np
 
 from ._keys import as_keys, key_row
-from ._sort import Sorter, _bit_range, _is_cl_array, _keys_of, _module_sorter, _nan_mask
+from ._sort import Sorter, _bit_range, _is_cl_array, _keys_of, _module_sorter, _nan_mask, _refuse_masked
 
 # ---- The operations on one Sorter (also its methods, attached at the end).
 
@@ -21,6 +21,7 @@ def _host_keys(a, what="a"):
 
 
 def _top_k(self, a, k, descending=False):
+    _refuse_masked("clsort.Sorter.top_k", a)
     arr, keys, row = _host_keys(a)
     n = len(keys)
     k = operator.index(k)
@@ -43,6 +44,7 @@ def _top_k(self, a, k, descending=False):
 
 
 def _select(self, a, kth):
+    _refuse_masked("clsort.Sorter.select", a)
     arr, keys, row = _host_keys(a)
     n = len(keys)
     kth = _normalize_kth(kth, n)
@@ -59,6 +61,7 @@ def _normalize_kth(kth, n):
 
 
 def _argpartition(self, a, kth):
+    _refuse_masked("clsort.Sorter.argpartition", a)
     arr, keys, row = _host_keys(a)
     n = len(keys)
     kths = np.asarray(kth)
@@ -84,16 +87,19 @@ def _argpartition(self, a, kth):
 
 
 def _partition(self, a, kth):
+    _refuse_masked("clsort.Sorter.partition", a)
     arr = a if _is_cl_array(a) else np.asarray(a)
     return arr[_argpartition(self, arr, kth)]
 
 
 def _lexsort(self, keys):
+    _refuse_masked("clsort.Sorter.lexsort", keys)
     if isinstance(keys, np.ndarray):
         if keys.ndim != 2:
             raise ValueError(f"clsort: lexsort takes a sequence of 1-D keys or a 2-D array, not {keys.ndim}-D")
         keys = list(keys)
     keys = list(keys)
+    _refuse_masked("clsort.Sorter.lexsort", *keys)
     if not keys:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     types, columns = [], []
@@ -163,6 +169,7 @@ def _segments(self, keys, values, offsets, descending, begin_bit, end_bit):
 
 
 def _sort_segments(self, a, offsets, descending=False, begin_bit=0, end_bit=None):
+    _refuse_masked("clsort.Sorter.sort_segments", a)
     arr, _, row = _host_keys(a)
     out = np.array(arr, dtype=row.dtype, order="C", copy=True)
     _segments(self, out, None, offsets, descending, begin_bit, end_bit)
@@ -170,6 +177,7 @@ def _sort_segments(self, a, offsets, descending=False, begin_bit=0, end_bit=None
 
 
 def _argsort_segments(self, a, offsets, descending=False, begin_bit=0, end_bit=None):
+    _refuse_masked("clsort.Sorter.argsort_segments", a)
     arr, _, row = _host_keys(a)
     keys = np.array(arr, dtype=row.dtype, order="C", copy=True)
     indices = np.arange(len(keys), dtype=np.int64)
@@ -212,30 +220,40 @@ Sorter._sort_structured = _sort_structured
 
 
 def top_k(a, k, descending=False, device=None):
+    _refuse_masked("clsort.top_k", a)
     return _module_sorter(a, device).top_k(a, k, descending)
 
 
 def select(a, kth, device=None):
+    _refuse_masked("clsort.select", a)
     return _module_sorter(a, device).select(a, kth)
 
 
 def partition(a, kth, device=None):
+    _refuse_masked("clsort.partition", a)
     return _module_sorter(a, device).partition(a, kth)
 
 
 def argpartition(a, kth, device=None):
+    _refuse_masked("clsort.argpartition", a)
     return _module_sorter(a, device).argpartition(a, kth)
 
 
 def lexsort(keys, device=None):
+    if not isinstance(keys, np.ndarray):
+        keys = list(keys)  # a generator is read once, here
+        _refuse_masked("clsort.lexsort", *keys)
+    _refuse_masked("clsort.lexsort", keys)
     return _module_sorter(None, device).lexsort(keys)
 
 
 def sort_segments(a, offsets, descending=False, begin_bit=0, end_bit=None, device=None):
+    _refuse_masked("clsort.sort_segments", a)
     return _module_sorter(a, device).sort_segments(a, offsets, descending, begin_bit, end_bit)
 
 
 def argsort_segments(a, offsets, descending=False, begin_bit=0, end_bit=None, device=None):
+    _refuse_masked("clsort.argsort_segments", a)
     return _module_sorter(a, device).argsort_segments(a, offsets, descending, begin_bit, end_bit)
 
 

@@ -74,6 +74,17 @@ def _nan_mask(keys, row):
         return np.isnan(keys)
 
 
+def _refuse_masked(where, *arrays):
+    """TypeError for a numpy.ma.MaskedArray among `arrays` (the arguments of the function `where`): clsort
+    would sort its data and drop its mask. Every public entry that takes arrays calls it first."""
+    for a in arrays:
+        if isinstance(a, np.ma.MaskedArray):
+            raise TypeError(
+                f"{where}: masked arrays (numpy.ma.MaskedArray) are not supported, their mask would be "
+                "ignored: use np.ma.sort / np.ma.argsort, or pass a.filled(fill_value) or a.compressed()"
+            )
+
+
 def _keys_of(a, what="a"):
     """`a` as a 1-D ndarray of a key type, and that key type's row (_keys.KeyRow)."""
     arr = np.asarray(a)
@@ -152,6 +163,7 @@ class Sorter:
 
     def sort(self, a, descending=False, algorithm="automatic", begin_bit=0, end_bit=None, order=None):
         """A sorted copy of the 1-D array `a`, or, for a pyopencl array, its sort in place (an event)."""
+        _refuse_masked("clsort.Sorter.sort", a)
         descending = _check_order(descending, algorithm)
         if _is_cl_array(a):
             if order is not None:
@@ -185,6 +197,7 @@ class Sorter:
 
     def argsort(self, a, descending=False, algorithm="automatic", begin_bit=0, end_bit=None):
         """The stable permutation (int64) that sorts the 1-D NumPy array `a`."""
+        _refuse_masked("clsort.Sorter.argsort", a)
         descending = _check_order(descending, algorithm)
         if _is_cl_array(a):
             raise TypeError(
@@ -206,6 +219,7 @@ class Sorter:
         Values may be of any dtype without Python objects (structured dtypes too): they move on the device,
         those of 4 or 8 bytes with their keys, others once through the sorting permutation; object arrays
         take ``values[argsort(keys)]``. pyopencl arrays (both) are sorted in place; the result is an event."""
+        _refuse_masked("clsort.Sorter.sort_by_key", keys, values)
         descending = _check_order(descending, algorithm)
         if _is_cl_array(keys) or _is_cl_array(values):
             if not (_is_cl_array(keys) and _is_cl_array(values)):
@@ -374,6 +388,7 @@ def sort(a, descending=False, algorithm="automatic", device=None, begin_bit=0, e
     device). `device`: see ``Sorter``; None is the default device. Raises clsort.Error for failures in
     clsort or OpenCL; `a` is never changed unless it is a pyopencl array.
     """
+    _refuse_masked("clsort.sort", a)
     descending = _check_order(descending, algorithm)
     return _module_sorter(a, device).sort(a, descending, algorithm, begin_bit, end_bit, order)
 
@@ -382,6 +397,7 @@ def argsort(a, descending=False, algorithm="automatic", device=None, begin_bit=0
     """The stable permutation that sorts the 1-D array `a`, like ``np.argsort(a, kind="stable")``: int64
     indices, ``a[result]`` is sorted. From 2^32 keys on (radix sort, where the device holds them) the
     library's 64-bit argsort fills them."""
+    _refuse_masked("clsort.argsort", a)
     descending = _check_order(descending, algorithm)
     return _module_sorter(a, device).argsort(a, descending, algorithm, begin_bit, end_bit)
 
@@ -390,6 +406,7 @@ def sort_by_key(keys, values, descending=False, algorithm="automatic", device=No
     """Sorted copies ``(keys, values)``: `values` (any dtype, same length) reordered with `keys`, stably;
     the same as ``p = argsort(keys); keys[p], values[p]``, faster for 4- and 8-byte values, which move on
     the device. pyopencl arrays (both) are sorted in place and an event is returned."""
+    _refuse_masked("clsort.sort_by_key", keys, values)
     descending = _check_order(descending, algorithm)
     return _module_sorter(keys, device).sort_by_key(keys, values, descending, algorithm, begin_bit, end_bit)
 

@@ -46,7 +46,7 @@ except ImportError as _e:
 
 from ._clsort import Error
 from ._keys import as_keys
-from ._sort import Sorter, _keys_of, _leading_nans, _native_copy
+from ._sort import Sorter, _keys_of, _leading_nans, _native_copy, _refuse_masked
 
 __all__ = ["local_device", "release_buffers", "sort", "sort_by_key"]
 
@@ -114,7 +114,7 @@ def _agree(comm, error):
     raise err
 
 
-def _prepare(comm, keys, values, descending, sorter):
+def _prepare(where, comm, keys, values, descending, sorter):
     """Checks and copies on this rank, agreed on by all ranks before the collective sort."""
     handle = _handle(comm)  # a wrong comm cannot agree: it raises here, on the ranks that passed it
     error = prepared = None
@@ -122,6 +122,7 @@ def _prepare(comm, keys, values, descending, sorter):
         # First, on every rank alike: local_device is collective (a split of comm by node), so it runs on
         # every call, whatever `sorter` is, before any check that could fail on one rank only.
         device = _clsort_mpi.local_device(*handle)
+        _refuse_masked(where, keys, values)
         karr, row = _keys_of(keys, "keys")
         out_k = _native_copy(karr)
         out_v = None
@@ -142,8 +143,8 @@ def _prepare(comm, keys, values, descending, sorter):
     return prepared
 
 
-def _sort(comm, keys, values, descending, sorter):
-    handle, impl, karr, row, out_k, out_v, descending = _prepare(comm, keys, values, descending, sorter)
+def _sort(where, comm, keys, values, descending, sorter):
+    handle, impl, karr, row, out_k, out_v, descending = _prepare(where, comm, keys, values, descending, sorter)
     vbytes = 0 if out_v is None else out_v.dtype.itemsize
     impl.sort_host(*handle, row.type, as_keys(row, out_k), None if out_v is None else out_v.view(np.uint8),
                    vbytes, descending)
@@ -207,11 +208,11 @@ def sort(comm, a, descending=False, sorter=None):
     """This rank's part of the sort of all ranks' 1-D arrays `a` read in rank order (see the module
     docstring): a new array of `a`'s length and dtype. Key dtypes: those of clsort.KEY_DTYPES.
     Collective over `comm`."""
-    return _sort(comm, a, None, descending, sorter)
+    return _sort("clsort.mpi.sort", comm, a, None, descending, sorter)
 
 
 def sort_by_key(comm, keys, values, descending=False, sorter=None):
     """This rank's part ``(keys, values)`` of the sort of all ranks' keys, each value moving with its key
     (stable: equal keys keep their (rank, position) order). Values: any dtype of a fixed itemsize without
     Python objects (structured dtypes too), the same itemsize on every rank. Collective over `comm`."""
-    return _sort(comm, keys, values, descending, sorter)
+    return _sort("clsort.mpi.sort_by_key", comm, keys, values, descending, sorter)
