@@ -21,23 +21,9 @@ namespace clsort_test {
 
 enum class Shape { single, all_empty, tiny, mixed, uncovered, power_law, medium };
 inline std::string to_string(Shape s) {
-  switch (s) {
-    case Shape::single:
-      return "single";
-    case Shape::all_empty:
-      return "all_empty";
-    case Shape::tiny:
-      return "tiny";
-    case Shape::mixed:
-      return "mixed";
-    case Shape::uncovered:
-      return "uncovered";
-    case Shape::power_law:
-      return "power_law";
-    case Shape::medium:
-      return "medium";
-  }
-  return "?";
+  static constexpr const char* names[] = {"single",    "all_empty", "tiny",  "mixed",
+                                          "uncovered", "power_law", "medium"};
+  return enum_name(s, names);
 }
 
 // num_segments + 1 offsets into n keys. `big`: the long segment of `mixed`.

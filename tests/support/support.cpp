@@ -116,25 +116,9 @@ std::size_t matrix_max_n(Algorithm a) {
 }
 
 const char* to_string(Dist d) {
-  switch (d) {
-    case Dist::random:
-      return "random";
-    case Dist::sorted:
-      return "sorted";
-    case Dist::reversed:
-      return "reversed";
-    case Dist::all_equal:
-      return "all_equal";
-    case Dist::few_unique:
-      return "few_unique";
-    case Dist::sawtooth:
-      return "sawtooth";
-    case Dist::extremes:
-      return "extremes";
-    case Dist::float_specials:
-      return "float_specials";
-  }
-  return "?";
+  static constexpr const char* names[] = {"random",     "sorted",   "reversed", "all_equal",
+                                          "few_unique", "sawtooth", "extremes", "float_specials"};
+  return enum_name(d, names);
 }
 
 std::string describe(Algorithm a, KeyType t, Order o, std::size_t n, Dist d, std::uint64_t seed) {

@@ -62,6 +62,14 @@ inline const std::vector<Order>& both_orders() {
   return o;
 }
 
+/// Enumerator `e`'s name in `names`, the enum's names in declaration order ("?" past its end): the tests'
+/// to_string functions.
+template <class E, std::size_t N>
+const char* enum_name(E e, const char* const (&names)[N]) {
+  const auto i = static_cast<std::size_t>(e);
+  return i < N ? names[i] : "?";
+}
+
 // ---- Key distributions ---------------------------------------------------------------------------
 
 enum class Dist { random, sorted, reversed, all_equal, few_unique, sawtooth, extremes, float_specials };
