@@ -28,6 +28,16 @@ gpu_cub() {
   fi
 }
 
+# The start that gpu_custom.sh, gpu_segments.sh and gpu_topk.sh share: build-gpu built, the GPU's name and
+# driver in $out/gpu.txt, the CUB probe tools/lab/NAME.cu under way (gpu_cub), status=0.
+#   gpu_start NAME
+gpu_start() {
+  gpu_build
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+  gpu_cub "$1"
+  status=0
+}
+
 # After gpu_cub: waits for the background builds and succeeds when $cub is there to run; says so and prints
 # nvcc's log when it did not build; fails quietly with SKIP_CUB=1.
 gpu_cub_ready() {

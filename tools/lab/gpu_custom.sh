@@ -13,10 +13,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lab/gpu_common.sh
-gpu_build
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-gpu_cub cub_merge_custom
-status=0
+gpu_start cub_merge_custom
 gpu_suite custom -L "lexsort|custom"
 bitonic=()
 [ "${BITONIC:-1}" = 1 ] && bitonic=(--bitonic)

@@ -11,10 +11,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lab/gpu_common.sh
-gpu_build
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-gpu_cub cub_segmented
-status=0
+gpu_start cub_segmented
 gpu_suite segments -L segments
 total="2^${LOG:-24}"
 shapes=${SHAPES:-2^20x16,2^16x256,2^10x16384,power_law}

@@ -10,10 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lab/gpu_common.sh
-gpu_build
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-gpu_cub cub_topk
-status=0
+gpu_start cub_topk
 gpu_suite top_k -R "^top_k/|cli/top_k|cli/probe_top_k"
 # n = 2^26 without the host references (std::partial_sort of 2^26 pairs takes seconds a call), then 2^24
 # with them.
