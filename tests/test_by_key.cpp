@@ -114,12 +114,8 @@ void argsort_matrix(Algorithm algorithm) {
 // radix_alt: the radix shape the device's tuning does not choose (see alternate_radix_sorter()).
 template <class K>
 void by_key_matrix_radix_alt() {
-  clsort::Sorter* sorter = alternate_radix_sorter();
-  if (!sorter) {
-    MESSAGE("the tuning has no alternative radix shape: nothing to test");
-    return;
-  }
-  by_key_matrix<K>(*sorter, Algorithm::radix, " tuning " + alternate_radix_tuning());
+  if (clsort::Sorter* sorter = alternate_radix_sorter_to_test())
+    by_key_matrix<K>(*sorter, Algorithm::radix, " tuning " + alternate_radix_tuning());
 }
 
 #define CLSORT_BY_KEY_CASES(K, name, algorithm)                     \

@@ -55,12 +55,8 @@ void key_matrix(const char* name) {
 // radix_alt: the radix shape the device's tuning does not choose.
 template <class K>
 void key_matrix_radix_alt() {
-  clsort::Sorter* sorter = alternate_radix_sorter();
-  if (!sorter) {
-    MESSAGE("the tuning has no alternative radix shape: nothing to test");
-    return;
-  }
-  key_matrix<K>(*sorter, Algorithm::radix, " tuning " + alternate_radix_tuning());
+  if (clsort::Sorter* sorter = alternate_radix_sorter_to_test())
+    key_matrix<K>(*sorter, Algorithm::radix, " tuning " + alternate_radix_tuning());
 }
 
 #define CLSORT_MATRIX_CASE(K, name, algorithm) \

@@ -1,6 +1,8 @@
 // Run configuration of the tests: seeds, the size list, the shared Sorter.
 #include "support.hpp"
 
+#include <doctest/doctest.h>
+
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
@@ -60,6 +62,12 @@ clsort::Sorter* alternate_radix_sorter() {
     s->tune(tuning);
     return s;
   }();
+  return sorter;
+}
+
+clsort::Sorter* alternate_radix_sorter_to_test() {
+  clsort::Sorter* sorter = alternate_radix_sorter();
+  if (!sorter) MESSAGE("the tuning has no alternative radix shape: nothing to test");
   return sorter;
 }
 

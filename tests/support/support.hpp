@@ -43,6 +43,8 @@ clsort::Sorter& shared_sorter();
 clsort::Sorter* alternate_radix_sorter();
 /// The tune() string alternate_radix_sorter() applied, for messages.
 std::string alternate_radix_tuning();
+/// alternate_radix_sorter() for the radix_alt test cases: null after a MESSAGE that there is nothing to test.
+clsort::Sorter* alternate_radix_sorter_to_test();
 
 /// The sizes the issue lists plus every work-group, block and tile size of `sorter`'s tuning +-1,
 /// up to max_n.
