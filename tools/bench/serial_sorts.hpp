@@ -106,37 +106,39 @@ void bitonic_sort_by_key(K* keys, V* values, std::size_t n, bool descending = fa
   }
 }
 
-/// Selection (rank) sort, O(n^2): each key's final position is the number of keys before it in order,
-/// ties broken by input position (stable), as kernels/selection.cl computes it.
+/// Each key's position in the sorted order: the number of keys before it in order, ties broken by input
+/// position (stable), as kernels/selection.cl computes it. O(n^2).
 template <class K>
-void selection_sort(K* keys, std::size_t n, bool descending = false) {
+std::vector<std::size_t> selection_ranks(const K* keys, std::size_t n, bool descending) {
   using U = clsort::key_bits_t<K>;
   std::vector<U> a(n);
   for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
-  std::vector<K> out(n);
+  std::vector<std::size_t> rank(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    std::size_t rank = 0;
-    for (std::size_t j = 0; j < i; ++j) rank += a[j] <= a[i];
-    for (std::size_t j = i + 1; j < n; ++j) rank += a[j] < a[i];
-    out[rank] = keys[i];
+    for (std::size_t j = 0; j < i; ++j) rank[i] += a[j] <= a[i];
+    for (std::size_t j = i + 1; j < n; ++j) rank[i] += a[j] < a[i];
   }
+  return rank;
+}
+
+/// Selection (rank) sort, O(n^2): each key moved to its selection_ranks position.
+template <class K>
+void selection_sort(K* keys, std::size_t n, bool descending = false) {
+  const std::vector<std::size_t> rank = selection_ranks(keys, n, descending);
+  std::vector<K> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[rank[i]] = keys[i];
   std::copy(out.begin(), out.end(), keys);
 }
 
 /// selection_sort moving each value to its key's rank.
 template <class K, class V>
 void selection_sort_by_key(K* keys, V* values, std::size_t n, bool descending = false) {
-  using U = clsort::key_bits_t<K>;
-  std::vector<U> a(n);
-  for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
+  const std::vector<std::size_t> rank = selection_ranks(keys, n, descending);
   std::vector<K> out(n);
   std::vector<V> out_values(n);
   for (std::size_t i = 0; i < n; ++i) {
-    std::size_t rank = 0;
-    for (std::size_t j = 0; j < i; ++j) rank += a[j] <= a[i];
-    for (std::size_t j = i + 1; j < n; ++j) rank += a[j] < a[i];
-    out[rank] = keys[i];
-    out_values[rank] = values[i];
+    out[rank[i]] = keys[i];
+    out_values[rank[i]] = values[i];
   }
   std::copy(out.begin(), out.end(), keys);
   std::copy(out_values.begin(), out_values.end(), values);
