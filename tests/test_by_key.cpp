@@ -2,6 +2,7 @@
 // keep input order (also descending), values of every width and kind keep their bits.
 #include <doctest/doctest.h>
 
+#include "support/key_type_cases.hpp"
 #include "support/support.hpp"
 
 namespace clsort_test {
@@ -113,35 +114,18 @@ void argsort_matrix(Algorithm algorithm) {
 // radix_alt: the radix shape the device's tuning does not choose (see alternate_radix_sorter()).
 template <class K>
 void by_key_matrix_radix_alt() {
-  clsort::Sorter* sorter = alternate_radix_sorter();
-  if (!sorter) {
-    MESSAGE("the tuning has no alternative radix shape: nothing to test");
-    return;
-  }
-  by_key_matrix<K>(*sorter, Algorithm::radix, " tuning " + alternate_radix_tuning());
+  if (clsort::Sorter* sorter = alternate_radix_sorter_to_test())
+    by_key_matrix<K>(*sorter, Algorithm::radix, " tuning " + alternate_radix_tuning());
 }
 
-#define CLSORT_BY_KEY_CASES(algorithm, K, name)                     \
+#define CLSORT_BY_KEY_CASES(K, name, algorithm)                     \
   TEST_CASE("by_key " #algorithm " " name) {                        \
     by_key_matrix<K>(shared_sorter(), algorithm_named(#algorithm)); \
   }                                                                 \
   TEST_CASE("argsort " #algorithm " " name) {                       \
     argsort_matrix<K>(algorithm_named(#algorithm));                 \
   }
-
-#define CLSORT_BY_KEY_ALGORITHM(algorithm)             \
-  CLSORT_BY_KEY_CASES(algorithm, std::uint32_t, "u32") \
-  CLSORT_BY_KEY_CASES(algorithm, std::int32_t, "i32")  \
-  CLSORT_BY_KEY_CASES(algorithm, float, "f32")         \
-  CLSORT_BY_KEY_CASES(algorithm, std::uint64_t, "u64") \
-  CLSORT_BY_KEY_CASES(algorithm, std::int64_t, "i64")  \
-  CLSORT_BY_KEY_CASES(algorithm, double, "f64")        \
-  CLSORT_BY_KEY_CASES(algorithm, std::uint8_t, "u8")   \
-  CLSORT_BY_KEY_CASES(algorithm, std::int8_t, "i8")    \
-  CLSORT_BY_KEY_CASES(algorithm, std::uint16_t, "u16") \
-  CLSORT_BY_KEY_CASES(algorithm, std::int16_t, "i16")  \
-  CLSORT_BY_KEY_CASES(algorithm, clsort::half, "f16")  \
-  CLSORT_BY_KEY_CASES(algorithm, clsort::bfloat16, "bf16")
+#define CLSORT_BY_KEY_ALGORITHM(algorithm) CLSORT_EACH_KEY_TYPE(CLSORT_BY_KEY_CASES, algorithm)
 
 CLSORT_BY_KEY_ALGORITHM(radix)
 CLSORT_BY_KEY_ALGORITHM(bitonic)
@@ -150,42 +134,7 @@ CLSORT_BY_KEY_ALGORITHM(automatic)
 CLSORT_BY_KEY_ALGORITHM(odd_even)
 CLSORT_BY_KEY_ALGORITHM(merge)
 
-TEST_CASE("by_key radix_alt u32") {
-  by_key_matrix_radix_alt<std::uint32_t>();
-}
-TEST_CASE("by_key radix_alt i32") {
-  by_key_matrix_radix_alt<std::int32_t>();
-}
-TEST_CASE("by_key radix_alt f32") {
-  by_key_matrix_radix_alt<float>();
-}
-TEST_CASE("by_key radix_alt u64") {
-  by_key_matrix_radix_alt<std::uint64_t>();
-}
-TEST_CASE("by_key radix_alt i64") {
-  by_key_matrix_radix_alt<std::int64_t>();
-}
-TEST_CASE("by_key radix_alt f64") {
-  by_key_matrix_radix_alt<double>();
-}
-TEST_CASE("by_key radix_alt u8") {
-  by_key_matrix_radix_alt<std::uint8_t>();
-}
-TEST_CASE("by_key radix_alt i8") {
-  by_key_matrix_radix_alt<std::int8_t>();
-}
-TEST_CASE("by_key radix_alt u16") {
-  by_key_matrix_radix_alt<std::uint16_t>();
-}
-TEST_CASE("by_key radix_alt i16") {
-  by_key_matrix_radix_alt<std::int16_t>();
-}
-TEST_CASE("by_key radix_alt f16") {
-  by_key_matrix_radix_alt<clsort::half>();
-}
-TEST_CASE("by_key radix_alt bf16") {
-  by_key_matrix_radix_alt<clsort::bfloat16>();
-}
+CLSORT_CASES_PER_KEY_TYPE("by_key radix_alt", by_key_matrix_radix_alt)
 
 // Stability with hand-made data, readable when it fails: equal keys interleaved, both orders.
 TEST_CASE("by_key stability by hand") {

@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "support/guarded.hpp"
+#include "support/key_type_cases.hpp"
 #include "support/support.hpp"
 
 namespace clsort_test {
@@ -107,22 +108,7 @@ void lexsort_matrix() {
   }
 }
 
-#define CLSORT_LEXSORT_CASE(K, name) \
-  TEST_CASE("lexsort " name) {       \
-    lexsort_matrix<K>();             \
-  }
-CLSORT_LEXSORT_CASE(std::uint8_t, "u8")
-CLSORT_LEXSORT_CASE(std::int8_t, "i8")
-CLSORT_LEXSORT_CASE(std::uint16_t, "u16")
-CLSORT_LEXSORT_CASE(std::int16_t, "i16")
-CLSORT_LEXSORT_CASE(clsort::half, "f16")
-CLSORT_LEXSORT_CASE(clsort::bfloat16, "bf16")
-CLSORT_LEXSORT_CASE(std::uint32_t, "u32")
-CLSORT_LEXSORT_CASE(std::int32_t, "i32")
-CLSORT_LEXSORT_CASE(float, "f32")
-CLSORT_LEXSORT_CASE(std::uint64_t, "u64")
-CLSORT_LEXSORT_CASE(std::int64_t, "i64")
-CLSORT_LEXSORT_CASE(double, "f64")
+CLSORT_CASES_PER_KEY_TYPE("lexsort", lexsort_matrix)
 
 TEST_CASE("lexsort api: one column is argsort; NaNs of every sign and payload tie; -0 before +0") {
   clsort::Sorter& sorter = shared_sorter();

@@ -2,6 +2,7 @@
 // every size and distribution, checked bit for bit against std::stable_sort in the documented order.
 #include <doctest/doctest.h>
 
+#include "support/key_type_cases.hpp"
 #include "support/support.hpp"
 
 namespace clsort_test {
@@ -54,32 +55,15 @@ void key_matrix(const char* name) {
 // radix_alt: the radix shape the device's tuning does not choose.
 template <class K>
 void key_matrix_radix_alt() {
-  clsort::Sorter* sorter = alternate_radix_sorter();
-  if (!sorter) {
-    MESSAGE("the tuning has no alternative radix shape: nothing to test");
-    return;
-  }
-  key_matrix<K>(*sorter, Algorithm::radix, " tuning " + alternate_radix_tuning());
+  if (clsort::Sorter* sorter = alternate_radix_sorter_to_test())
+    key_matrix<K>(*sorter, Algorithm::radix, " tuning " + alternate_radix_tuning());
 }
 
-#define CLSORT_MATRIX_CASE(algorithm, K, name) \
+#define CLSORT_MATRIX_CASE(K, name, algorithm) \
   TEST_CASE("matrix " #algorithm " " name) {   \
     key_matrix<K>(#algorithm);                 \
   }
-
-#define CLSORT_MATRIX_ALGORITHM(algorithm)            \
-  CLSORT_MATRIX_CASE(algorithm, std::uint32_t, "u32") \
-  CLSORT_MATRIX_CASE(algorithm, std::int32_t, "i32")  \
-  CLSORT_MATRIX_CASE(algorithm, float, "f32")         \
-  CLSORT_MATRIX_CASE(algorithm, std::uint64_t, "u64") \
-  CLSORT_MATRIX_CASE(algorithm, std::int64_t, "i64")  \
-  CLSORT_MATRIX_CASE(algorithm, double, "f64")        \
-  CLSORT_MATRIX_CASE(algorithm, std::uint8_t, "u8")   \
-  CLSORT_MATRIX_CASE(algorithm, std::int8_t, "i8")    \
-  CLSORT_MATRIX_CASE(algorithm, std::uint16_t, "u16") \
-  CLSORT_MATRIX_CASE(algorithm, std::int16_t, "i16")  \
-  CLSORT_MATRIX_CASE(algorithm, clsort::half, "f16")  \
-  CLSORT_MATRIX_CASE(algorithm, clsort::bfloat16, "bf16")
+#define CLSORT_MATRIX_ALGORITHM(algorithm) CLSORT_EACH_KEY_TYPE(CLSORT_MATRIX_CASE, algorithm)
 
 CLSORT_MATRIX_ALGORITHM(radix)
 CLSORT_MATRIX_ALGORITHM(bitonic)
@@ -88,42 +72,7 @@ CLSORT_MATRIX_ALGORITHM(automatic)
 CLSORT_MATRIX_ALGORITHM(odd_even)
 CLSORT_MATRIX_ALGORITHM(merge)
 
-TEST_CASE("matrix radix_alt u32") {
-  key_matrix_radix_alt<std::uint32_t>();
-}
-TEST_CASE("matrix radix_alt i32") {
-  key_matrix_radix_alt<std::int32_t>();
-}
-TEST_CASE("matrix radix_alt f32") {
-  key_matrix_radix_alt<float>();
-}
-TEST_CASE("matrix radix_alt u64") {
-  key_matrix_radix_alt<std::uint64_t>();
-}
-TEST_CASE("matrix radix_alt i64") {
-  key_matrix_radix_alt<std::int64_t>();
-}
-TEST_CASE("matrix radix_alt f64") {
-  key_matrix_radix_alt<double>();
-}
-TEST_CASE("matrix radix_alt u8") {
-  key_matrix_radix_alt<std::uint8_t>();
-}
-TEST_CASE("matrix radix_alt i8") {
-  key_matrix_radix_alt<std::int8_t>();
-}
-TEST_CASE("matrix radix_alt u16") {
-  key_matrix_radix_alt<std::uint16_t>();
-}
-TEST_CASE("matrix radix_alt i16") {
-  key_matrix_radix_alt<std::int16_t>();
-}
-TEST_CASE("matrix radix_alt f16") {
-  key_matrix_radix_alt<clsort::half>();
-}
-TEST_CASE("matrix radix_alt bf16") {
-  key_matrix_radix_alt<clsort::bfloat16>();
-}
+CLSORT_CASES_PER_KEY_TYPE("matrix radix_alt", key_matrix_radix_alt)
 
 }  // namespace
 }  // namespace clsort_test

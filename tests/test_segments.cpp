@@ -10,6 +10,7 @@
 // off for the other Sorters, so that chunks run on every device), and whole-device sorts of huge segments.
 #include <doctest/doctest.h>
 
+#include "support/key_type_cases.hpp"
 #include "support/segments.hpp"
 #include "support/support.hpp"
 
@@ -77,42 +78,7 @@ void segments_matrix() {
   CHECK(runs > 0);
 }
 
-TEST_CASE("segments u32") {
-  segments_matrix<std::uint32_t>();
-}
-TEST_CASE("segments i32") {
-  segments_matrix<std::int32_t>();
-}
-TEST_CASE("segments f32") {
-  segments_matrix<float>();
-}
-TEST_CASE("segments u64") {
-  segments_matrix<std::uint64_t>();
-}
-TEST_CASE("segments i64") {
-  segments_matrix<std::int64_t>();
-}
-TEST_CASE("segments f64") {
-  segments_matrix<double>();
-}
-TEST_CASE("segments u16") {
-  segments_matrix<std::uint16_t>();
-}
-TEST_CASE("segments i16") {
-  segments_matrix<std::int16_t>();
-}
-TEST_CASE("segments f16") {
-  segments_matrix<clsort::half>();
-}
-TEST_CASE("segments bf16") {
-  segments_matrix<clsort::bfloat16>();
-}
-TEST_CASE("segments u8") {
-  segments_matrix<std::uint8_t>();
-}
-TEST_CASE("segments i8") {
-  segments_matrix<std::int8_t>();
-}
+CLSORT_CASES_PER_KEY_TYPE("segments", segments_matrix)
 
 template <class K, class V>
 void by_key_case() {

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "support/guarded.hpp"
+#include "support/key_type_cases.hpp"
 #include "support/support.hpp"
 
 namespace clsort_test {
@@ -112,42 +113,11 @@ void top_k_matrix(clsort::Sorter& sorter, std::size_t max_n = SIZE_MAX) {
   CHECK(runs > 0);
 }
 
-TEST_CASE("top_k u32") {
-  top_k_matrix<std::uint32_t>(shared_sorter());
+template <class K>
+void top_k_matrix_shared() {
+  top_k_matrix<K>(shared_sorter());
 }
-TEST_CASE("top_k i32") {
-  top_k_matrix<std::int32_t>(shared_sorter());
-}
-TEST_CASE("top_k f32") {
-  top_k_matrix<float>(shared_sorter());
-}
-TEST_CASE("top_k u64") {
-  top_k_matrix<std::uint64_t>(shared_sorter());
-}
-TEST_CASE("top_k i64") {
-  top_k_matrix<std::int64_t>(shared_sorter());
-}
-TEST_CASE("top_k f64") {
-  top_k_matrix<double>(shared_sorter());
-}
-TEST_CASE("top_k u8") {
-  top_k_matrix<std::uint8_t>(shared_sorter());
-}
-TEST_CASE("top_k i8") {
-  top_k_matrix<std::int8_t>(shared_sorter());
-}
-TEST_CASE("top_k u16") {
-  top_k_matrix<std::uint16_t>(shared_sorter());
-}
-TEST_CASE("top_k i16") {
-  top_k_matrix<std::int16_t>(shared_sorter());
-}
-TEST_CASE("top_k f16") {
-  top_k_matrix<clsort::half>(shared_sorter());
-}
-TEST_CASE("top_k bf16") {
-  top_k_matrix<clsort::bfloat16>(shared_sorter());
-}
+CLSORT_CASES_PER_KEY_TYPE("top_k", top_k_matrix_shared)
 
 // The shapes the device's row does not pick: the GPU shape (local atomics, barriers) on CPU devices and
 // the CPU shape on GPUs, and small tiles, so that a few thousand keys span many groups and tiles.

@@ -491,23 +491,14 @@ TEST_CASE("split path") {
 // and a digit that every key shares moves nothing).
 enum class Crowd { all_equal, few_unique, small_integers, sorted, reversed, one_bucket, unit_floats };
 const char* to_string(Crowd c) {
-  switch (c) {
-    case Crowd::all_equal:
-      return "all equal";
-    case Crowd::few_unique:
-      return "few unique";
-    case Crowd::small_integers:
-      return "small integers";
-    case Crowd::sorted:
-      return "sorted small integers";
-    case Crowd::reversed:
-      return "reversed small integers";
-    case Crowd::one_bucket:
-      return "one huge bucket";
-    case Crowd::unit_floats:
-      return "floats in [0, 1)";
-  }
-  return "?";
+  static constexpr const char* names[] = {"all equal",
+                                          "few unique",
+                                          "small integers",
+                                          "sorted small integers",
+                                          "reversed small integers",
+                                          "one huge bucket",
+                                          "floats in [0, 1)"};
+  return enum_name(c, names);
 }
 
 template <class K>

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "cli_support.hpp"
+#include "support/key_type_cases.hpp"
 
 using namespace clsort_cli_test;
 
@@ -273,42 +274,7 @@ TEST_CASE("cli devices") {
     CHECK_MESSAGE(r.out.find(word) != std::string::npos, word);
 }
 
-TEST_CASE("cli roundtrip u32") {
-  roundtrip<std::uint32_t>();
-}
-TEST_CASE("cli roundtrip i32") {
-  roundtrip<std::int32_t>();
-}
-TEST_CASE("cli roundtrip f32") {
-  roundtrip<float>();
-}
-TEST_CASE("cli roundtrip u64") {
-  roundtrip<std::uint64_t>();
-}
-TEST_CASE("cli roundtrip i64") {
-  roundtrip<std::int64_t>();
-}
-TEST_CASE("cli roundtrip f64") {
-  roundtrip<double>();
-}
-TEST_CASE("cli roundtrip u8") {
-  roundtrip<std::uint8_t>();
-}
-TEST_CASE("cli roundtrip i8") {
-  roundtrip<std::int8_t>();
-}
-TEST_CASE("cli roundtrip u16") {
-  roundtrip<std::uint16_t>();
-}
-TEST_CASE("cli roundtrip i16") {
-  roundtrip<std::int16_t>();
-}
-TEST_CASE("cli roundtrip f16") {
-  roundtrip<clsort::half>();
-}
-TEST_CASE("cli roundtrip bf16") {
-  roundtrip<clsort::bfloat16>();
-}
+CLSORT_CASES_PER_KEY_TYPE("cli roundtrip", roundtrip)
 
 TEST_CASE("cli text forms") {
   Dir d("text_forms");

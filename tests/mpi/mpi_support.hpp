@@ -39,17 +39,8 @@ enum class Layout {
   ragged,  ///< random counts, some of them 0
 };
 inline const char* to_string(Layout l) {
-  switch (l) {
-    case Layout::even:
-      return "even";
-    case Layout::gaps:
-      return "gaps";
-    case Layout::one:
-      return "one";
-    case Layout::ragged:
-      return "ragged";
-  }
-  return "?";
+  static constexpr const char* names[] = {"even", "gaps", "one", "ragged"};
+  return enum_name(l, names);
 }
 inline const std::vector<Layout>& all_layouts() {
   static const std::vector<Layout> l{Layout::even, Layout::gaps, Layout::one, Layout::ragged};

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <numeric>
 #include <random>
 #include <string>
@@ -21,23 +23,9 @@ namespace clsort_test {
 
 enum class Shape { single, all_empty, tiny, mixed, uncovered, power_law, medium };
 inline std::string to_string(Shape s) {
-  switch (s) {
-    case Shape::single:
-      return "single";
-    case Shape::all_empty:
-      return "all_empty";
-    case Shape::tiny:
-      return "tiny";
-    case Shape::mixed:
-      return "mixed";
-    case Shape::uncovered:
-      return "uncovered";
-    case Shape::power_law:
-      return "power_law";
-    case Shape::medium:
-      return "medium";
-  }
-  return "?";
+  static constexpr const char* names[] = {"single",    "all_empty", "tiny",  "mixed",
+                                          "uncovered", "power_law", "medium"};
+  return enum_name(s, names);
 }
 
 // num_segments + 1 offsets into n keys. `big`: the long segment of `mixed`.
@@ -108,30 +96,35 @@ inline std::vector<O> narrow(const std::vector<std::uint64_t>& o) {
   return std::vector<O>(o.begin(), o.end());
 }
 
-inline clsort::Sorter* tuned_sorter(const char* tuning) {
-  auto* p = new clsort::Sorter(cl::CommandQueue(shared_sorter().context(), shared_sorter().device()));
-  p->tune(tuning);
-  return p;
+// The Sorter tuned by `tuning`, on a queue of its own (the shared sorter's context and device): made on
+// first use, then kept for the process.
+inline clsort::Sorter& tuned_sorter(const std::string& tuning) {
+  static std::mutex mutex;
+  static std::map<std::string, clsort::Sorter*> made;
+  const std::lock_guard<std::mutex> lock(mutex);
+  clsort::Sorter*& s = made[tuning];
+  if (!s) {
+    auto* p = new clsort::Sorter(cl::CommandQueue(shared_sorter().context(), shared_sorter().device()));
+    p->tune(tuning);
+    s = p;
+  }
+  return *s;
 }
 // Local tiles of 256 slots (segments up to 64 keys): the GPU path, segments up to 16 keys one work-item
 // each in registers, 64 to a group that stages their span through local memory, longer ones in the tiles.
 inline clsort::Sorter& small_sorter() {
-  static clsort::Sorter* s = tuned_sorter(
+  return tuned_sorter(
       "segments.slots=256,segments.huge=1024,segments.seq=16,segments.seq_wg=64,segments.radix=0");
-  return *s;
 }
 // Every short segment through the tiles, from 2 keys.
 inline clsort::Sorter& tiles_sorter() {
-  static clsort::Sorter* s =
-      tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=0,segments.radix=0");
-  return *s;
+  return tuned_sorter("segments.slots=256,segments.huge=1024,segments.seq=0,segments.radix=0");
 }
 // Segments up to 64 keys sorted one work-item each (the CPU path): runs of 16 and merges below 32 keys,
 // the radix passes (segments.seq_radix) from 32.
 inline clsort::Sorter& sequential_sorter() {
-  static clsort::Sorter* s = tuned_sorter(
+  return tuned_sorter(
       "segments.slots=256,segments.huge=1024,segments.seq=64,segments.seq_radix=32,segments.radix=0");
-  return *s;
 }
 
 // Host vectors through the pinned staging in chunks of 4 KiB (the GPU rows' host path, forced on here
@@ -139,33 +132,29 @@ inline clsort::Sorter& sequential_sorter() {
 // chunks, uploaded to and downloaded from the same place in the device's buffers; the device's own
 // segment tuning.
 inline clsort::Sorter& staged_sorter() {
-  static clsort::Sorter* s = tuned_sorter("host.chunk=4096,host.min=0,host.threads=2");
-  return *s;
+  return tuned_sorter("host.chunk=4096,host.min=0,host.threads=2");
 }
 
 // Segments up to 1024 keys by groups of 16 (keys alone up to 32 bits) or 8 consecutive ones, each in a
 // vector lane (segments.vec), where they fill a quarter of the group's slots; one work-item each otherwise
 // and on devices other than CPUs, which ignore segments.vec.
 inline clsort::Sorter& vector_sorter() {
-  static clsort::Sorter* s = tuned_sorter(
+  return tuned_sorter(
       "segments.slots=256,segments.huge=1024,segments.seq=1024,segments.vec=1024,segments.seq_radix=32,"
       "segments.radix=0");
-  return *s;
 }
 
 // Segments of 65 to 4096 keys by a radix sort each (kernels/radix_segments.cl), over tiles of 4 keys per
 // work-item so that they span several; the device's own ranking (the portable one on CPU devices).
 inline clsort::Sorter& radix_sorter() {
-  static clsort::Sorter* s =
-      tuned_sorter("segments.slots=256,segments.huge=4096,segments.seq=16,segments.radix=4096,radix.items=4");
-  return *s;
+  return tuned_sorter(
+      "segments.slots=256,segments.huge=4096,segments.seq=16,segments.radix=4096,radix.items=4");
 }
 // The same with the multisplit ranking over sub-groups emulated in local memory, which any device runs.
 inline clsort::Sorter& radix_match_sorter() {
-  static clsort::Sorter* s = tuned_sorter(
+  return tuned_sorter(
       "segments.slots=256,segments.huge=4096,segments.seq=16,segments.radix=4096,radix.items=4,radix.cpu=0,"
       "radix.match=1,radix.subgroups=3,radix.wg=256");
-  return *s;
 }
 
 // One host-vector segmented sort against the reference; V = void: keys only. Empty on success.

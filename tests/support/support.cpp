@@ -1,6 +1,8 @@
 // Run configuration of the tests: seeds, the size list, the shared Sorter.
 #include "support.hpp"
 
+#include <doctest/doctest.h>
+
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
@@ -63,6 +65,12 @@ clsort::Sorter* alternate_radix_sorter() {
   return sorter;
 }
 
+clsort::Sorter* alternate_radix_sorter_to_test() {
+  clsort::Sorter* sorter = alternate_radix_sorter();
+  if (!sorter) MESSAGE("the tuning has no alternative radix shape: nothing to test");
+  return sorter;
+}
+
 std::size_t plan_value(const clsort::Sorter& sorter, const std::string& name) {
   std::istringstream in(sorter.plan().tuning);
   std::string item;
@@ -116,25 +124,9 @@ std::size_t matrix_max_n(Algorithm a) {
 }
 
 const char* to_string(Dist d) {
-  switch (d) {
-    case Dist::random:
-      return "random";
-    case Dist::sorted:
-      return "sorted";
-    case Dist::reversed:
-      return "reversed";
-    case Dist::all_equal:
-      return "all_equal";
-    case Dist::few_unique:
-      return "few_unique";
-    case Dist::sawtooth:
-      return "sawtooth";
-    case Dist::extremes:
-      return "extremes";
-    case Dist::float_specials:
-      return "float_specials";
-  }
-  return "?";
+  static constexpr const char* names[] = {"random",     "sorted",   "reversed", "all_equal",
+                                          "few_unique", "sawtooth", "extremes", "float_specials"};
+  return enum_name(d, names);
 }
 
 std::string describe(Algorithm a, KeyType t, Order o, std::size_t n, Dist d, std::uint64_t seed) {

@@ -43,6 +43,8 @@ clsort::Sorter& shared_sorter();
 clsort::Sorter* alternate_radix_sorter();
 /// The tune() string alternate_radix_sorter() applied, for messages.
 std::string alternate_radix_tuning();
+/// alternate_radix_sorter() for the radix_alt test cases: null after a MESSAGE that there is nothing to test.
+clsort::Sorter* alternate_radix_sorter_to_test();
 
 /// The sizes the issue lists plus every work-group, block and tile size of `sorter`'s tuning +-1,
 /// up to max_n.
@@ -60,6 +62,14 @@ std::size_t matrix_max_n(Algorithm a);
 inline const std::vector<Order>& both_orders() {
   static const std::vector<Order> o{Order::ascending, Order::descending};
   return o;
+}
+
+/// Enumerator `e`'s name in `names`, the enum's names in declaration order ("?" past its end): the tests'
+/// to_string functions.
+template <class E, std::size_t N>
+const char* enum_name(E e, const char* const (&names)[N]) {
+  const auto i = static_cast<std::size_t>(e);
+  return i < N ? names[i] : "?";
 }
 
 // ---- Key distributions ---------------------------------------------------------------------------

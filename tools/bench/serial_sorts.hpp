@@ -50,23 +50,37 @@ void radix_sort_by_key(K* keys, V* values, std::size_t n, bool descending = fals
   std::copy(va.begin(), va.end(), values);
 }
 
-/// Bitonic sorting network over the next power of two, padded with the largest code. Pads equal to real
-/// keys are indistinguishable after decoding, so the first n codes are exactly the sorted keys.
+/// The keys' codes (clsort::encode_key) padded with the largest code to the next power of two. Pads equal to
+/// real keys are indistinguishable after decoding, so the first n codes sorted are the sorted keys.
 template <class K>
-void bitonic_sort(K* keys, std::size_t n, bool descending = false) {
+std::vector<clsort::key_bits_t<K>> padded_codes(const K* keys, std::size_t n, bool descending) {
   using U = clsort::key_bits_t<K>;
   std::size_t m = 1;
   while (m < n) m <<= 1;
   std::vector<U> a(m, U(~U(0)));
   for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
+  return a;
+}
+
+/// The bitonic sorting network over m (a power of two) elements: compare_exchange(i, j, up) for each pair
+/// i < j it compares, in network order; `up`: whether the pair is to end in ascending order.
+template <class F>
+void bitonic_network(std::size_t m, F&& compare_exchange) {
   for (std::size_t size = 2; size <= m; size <<= 1)
     for (std::size_t stride = size / 2; stride > 0; stride >>= 1)
       for (std::size_t i = 0; i < m; ++i) {
         const std::size_t j = i ^ stride;
-        if (j <= i) continue;
-        const bool up = (i & size) == 0;
-        if ((a[i] > a[j]) == up) std::swap(a[i], a[j]);
+        if (j > i) compare_exchange(i, j, (i & size) == 0);
       }
+}
+
+/// Bitonic sorting network over the next power of two (padded_codes).
+template <class K>
+void bitonic_sort(K* keys, std::size_t n, bool descending = false) {
+  std::vector<clsort::key_bits_t<K>> a = padded_codes(keys, n, descending);
+  bitonic_network(a.size(), [&](std::size_t i, std::size_t j, bool up) {
+    if ((a[i] > a[j]) == up) std::swap(a[i], a[j]);
+  });
   for (std::size_t i = 0; i < n; ++i) keys[i] = clsort::decode_key<K>(a[i], descending);
 }
 
@@ -75,25 +89,16 @@ void bitonic_sort(K* keys, std::size_t n, bool descending = false) {
 /// real one, so they still end up last.
 template <class K, class V>
 void bitonic_sort_by_key(K* keys, V* values, std::size_t n, bool descending = false) {
-  using U = clsort::key_bits_t<K>;
-  std::size_t m = 1;
-  while (m < n) m <<= 1;
-  std::vector<U> a(m, U(~U(0)));
-  std::vector<std::uint32_t> index(m);
-  for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
-  for (std::size_t i = 0; i < m; ++i) index[i] = std::uint32_t(i);
-  for (std::size_t size = 2; size <= m; size <<= 1)
-    for (std::size_t stride = size / 2; stride > 0; stride >>= 1)
-      for (std::size_t i = 0; i < m; ++i) {
-        const std::size_t j = i ^ stride;
-        if (j <= i) continue;
-        const bool up = (i & size) == 0;
-        const bool greater = a[i] > a[j] || (a[i] == a[j] && index[i] > index[j]);
-        if (greater == up) {
-          std::swap(a[i], a[j]);
-          std::swap(index[i], index[j]);
-        }
-      }
+  std::vector<clsort::key_bits_t<K>> a = padded_codes(keys, n, descending);
+  std::vector<std::uint32_t> index(a.size());
+  for (std::size_t i = 0; i < index.size(); ++i) index[i] = std::uint32_t(i);
+  bitonic_network(a.size(), [&](std::size_t i, std::size_t j, bool up) {
+    const bool greater = a[i] > a[j] || (a[i] == a[j] && index[i] > index[j]);
+    if (greater == up) {
+      std::swap(a[i], a[j]);
+      std::swap(index[i], index[j]);
+    }
+  });
   const std::vector<V> v(values, values + n);
   for (std::size_t i = 0; i < n; ++i) {
     keys[i] = clsort::decode_key<K>(a[i], descending);
@@ -101,37 +106,39 @@ void bitonic_sort_by_key(K* keys, V* values, std::size_t n, bool descending = fa
   }
 }
 
-/// Selection (rank) sort, O(n^2): each key's final position is the number of keys before it in order,
-/// ties broken by input position (stable), as kernels/selection.cl computes it.
+/// Each key's position in the sorted order: the number of keys before it in order, ties broken by input
+/// position (stable), as kernels/selection.cl computes it. O(n^2).
 template <class K>
-void selection_sort(K* keys, std::size_t n, bool descending = false) {
+std::vector<std::size_t> selection_ranks(const K* keys, std::size_t n, bool descending) {
   using U = clsort::key_bits_t<K>;
   std::vector<U> a(n);
   for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
-  std::vector<K> out(n);
+  std::vector<std::size_t> rank(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    std::size_t rank = 0;
-    for (std::size_t j = 0; j < i; ++j) rank += a[j] <= a[i];
-    for (std::size_t j = i + 1; j < n; ++j) rank += a[j] < a[i];
-    out[rank] = keys[i];
+    for (std::size_t j = 0; j < i; ++j) rank[i] += a[j] <= a[i];
+    for (std::size_t j = i + 1; j < n; ++j) rank[i] += a[j] < a[i];
   }
+  return rank;
+}
+
+/// Selection (rank) sort, O(n^2): each key moved to its selection_ranks position.
+template <class K>
+void selection_sort(K* keys, std::size_t n, bool descending = false) {
+  const std::vector<std::size_t> rank = selection_ranks(keys, n, descending);
+  std::vector<K> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[rank[i]] = keys[i];
   std::copy(out.begin(), out.end(), keys);
 }
 
 /// selection_sort moving each value to its key's rank.
 template <class K, class V>
 void selection_sort_by_key(K* keys, V* values, std::size_t n, bool descending = false) {
-  using U = clsort::key_bits_t<K>;
-  std::vector<U> a(n);
-  for (std::size_t i = 0; i < n; ++i) a[i] = clsort::encode_key(keys[i], descending);
+  const std::vector<std::size_t> rank = selection_ranks(keys, n, descending);
   std::vector<K> out(n);
   std::vector<V> out_values(n);
   for (std::size_t i = 0; i < n; ++i) {
-    std::size_t rank = 0;
-    for (std::size_t j = 0; j < i; ++j) rank += a[j] <= a[i];
-    for (std::size_t j = i + 1; j < n; ++j) rank += a[j] < a[i];
-    out[rank] = keys[i];
-    out_values[rank] = values[i];
+    out[rank[i]] = keys[i];
+    out_values[rank[i]] = values[i];
   }
   std::copy(out.begin(), out.end(), keys);
   std::copy(out_values.begin(), out_values.end(), values);

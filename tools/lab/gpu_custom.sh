@@ -13,14 +13,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lab/gpu_common.sh
-gpu_build
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-gpu_cub cub_merge_custom
-status=0
-if [ "${SUITE:-1}" = 1 ]; then
-  (cd build-gpu && ctest -j 8 -L "lexsort|custom" --timeout 900) >"$out/ctest-custom.log" 2>&1 || status=1
-  grep -E "tests passed|tests failed|\*\*\*|Failed " "$out/ctest-custom.log" | tail -8
-fi
+gpu_start cub_merge_custom
+gpu_suite custom -L "lexsort|custom"
 bitonic=()
 [ "${BITONIC:-1}" = 1 ] && bitonic=(--bitonic)
 ./build-gpu/tools/clsort_probe_custom --sizes "${SIZES:-2^20,2^24}" --lex-rows "${ROWS:-2^24}" \
@@ -30,15 +24,10 @@ for t in ${TUNINGS-custom.wg=128,custom.items=8 custom.wg=128,custom.items=16 cu
   CLSORT_TUNING=$t ./build-gpu/tools/clsort_probe_custom --sizes "${SIZES:-2^20,2^24}" --lex-rows 0 \
     --reps "${REPS:-10}" 2>&1 | tail -n +3 | tee -a "$out/custom.txt" || status=1
 done
-if [ "${SKIP_CUB:-0}" != 1 ]; then
-  wait
-  if [ -x "$cub" ]; then
-    IFS=, read -ra sl <<<"${SIZES:-2^20,2^24}"
-    logs=()
-    for s in "${sl[@]}"; do logs+=("${s#2^}"); done
-    stdbuf -oL "$cub" "${REPS:-10}" "${logs[@]}" 2>&1 | tee "$out/cub_merge_custom.txt"
-  else
-    echo "cub_merge_custom did not build:"; tail -20 "$out/nvcc.log"
-  fi
+if gpu_cub_ready; then
+  IFS=, read -ra sl <<<"${SIZES:-2^20,2^24}"
+  logs=()
+  for s in "${sl[@]}"; do logs+=("${s#2^}"); done
+  stdbuf -oL "$cub" "${REPS:-10}" "${logs[@]}" 2>&1 | tee "$out/cub_merge_custom.txt"
 fi
 exit $status

@@ -11,14 +11,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lab/gpu_common.sh
-gpu_build
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-gpu_cub cub_segmented
-status=0
-if [ "${SUITE:-1}" = 1 ]; then
-  (cd build-gpu && ctest -j 8 -L segments --timeout 900) >"$out/ctest-segments.log" 2>&1 || status=1
-  grep -E "tests passed|tests failed|\*\*\*|Failed " "$out/ctest-segments.log" | tail -8
-fi
+gpu_start cub_segmented
+gpu_suite segments -L segments
 total="2^${LOG:-24}"
 shapes=${SHAPES:-2^20x16,2^16x256,2^10x16384,power_law}
 ./build-gpu/tools/clsort_probe_segments --total "$total" --reps "${REPS:-20}" --no-host --shapes "$shapes" 2>&1 |
@@ -34,12 +28,7 @@ for v in ${VARIANTS:-}; do
       2>&1 | tee -a "$out/segments.txt" || status=1
   done
 done
-if [ "${SKIP_CUB:-0}" != 1 ]; then
-  wait
-  if [ -x "$cub" ]; then
-    stdbuf -oL "$cub" "${REPS:-20}" "${LOG:-24}" "$shapes" 2>&1 | tee "$out/cub_segmented.txt"
-  else
-    echo "cub_segmented did not build:"; tail -20 "$out/nvcc.log"
-  fi
+if gpu_cub_ready; then
+  stdbuf -oL "$cub" "${REPS:-20}" "${LOG:-24}" "$shapes" 2>&1 | tee "$out/cub_segmented.txt"
 fi
 exit $status

@@ -10,29 +10,17 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lab/gpu_common.sh
-gpu_build
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-gpu_cub cub_topk
-status=0
-if [ "${SUITE:-1}" = 1 ]; then
-  (cd build-gpu && ctest -j 8 -R "^top_k/|cli/top_k|cli/probe_top_k" --timeout 900) >"$out/ctest-top_k.log" 2>&1 ||
-    status=1
-  grep -E "tests passed|tests failed|\*\*\*|Failed " "$out/ctest-top_k.log" | tail -8
-fi
+gpu_start cub_topk
+gpu_suite top_k -R "^top_k/|cli/top_k|cli/probe_top_k"
 # n = 2^26 without the host references (std::partial_sort of 2^26 pairs takes seconds a call), then 2^24
 # with them.
 ./build-gpu/tools/clsort_probe_top_k --types u32,f32,u64 --sizes "${SIZES:-2^26}" --ks "${KS:-1,16,1024}" \
   --reps "${REPS:-10}" --no-host 2>&1 | tee "$out/top_k.txt" || status=1
 ./build-gpu/tools/clsort_probe_top_k --types u32,f32,u64 --sizes 2^24 --ks "${KS:-1,16,1024}" --reps 3 2>&1 |
   tee -a "$out/top_k.txt" || status=1
-if [ "${SKIP_CUB:-0}" != 1 ]; then
-  wait
-  if [ -x "$cub" ]; then
-    IFS=, read -ra kl <<<"${KS:-1,16,1024}"
-    log=${SIZES:-2^26}
-    stdbuf -oL "$cub" "${REPS:-10}" "${log#2^}" "${kl[@]}" 2>&1 | tee "$out/cub_topk.txt"
-  else
-    echo "cub_topk did not build:"; tail -20 "$out/nvcc.log"
-  fi
+if gpu_cub_ready; then
+  IFS=, read -ra kl <<<"${KS:-1,16,1024}"
+  log=${SIZES:-2^26}
+  stdbuf -oL "$cub" "${REPS:-10}" "${log#2^}" "${kl[@]}" 2>&1 | tee "$out/cub_topk.txt"
 fi
 exit $status

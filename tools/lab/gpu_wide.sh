@@ -18,11 +18,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 ./build-gpu/tools/clsort devices 2>&1 | grep -E "Device|largest|global memory" | tee "$out/devices.txt"
 gpu_cub cub_wide_pairs
 status=0
-if [ "${SUITE:-1}" = 1 ]; then
-  (cd build-gpu && ctest -j 8 -R "^wide_values/|^by_key/radix/32bit|^package/c_api|^errors$" --timeout 900) \
-    >"$out/ctest-wide.log" 2>&1 || status=1
-  grep -E "tests passed|tests failed|\*\*\*|Failed " "$out/ctest-wide.log" | tail -8
-fi
+gpu_suite wide -R "^wide_values/|^by_key/radix/32bit|^package/c_api|^errors$"
 if [ "${HUGE:-1}" = 1 ]; then
   # 2^32 + 2^20 host keys through sort_host (upload, the split radix sort, download), checked on the host.
   CLSORT_TEST_HUGE=1 ./build-gpu/tests/clsort_test_wide_values --test-case="huge n" 2>&1 | tail -4 |
@@ -33,14 +29,9 @@ fi
   --reps "${REPS:-10}" 2>&1 | tee "$out/wide_pairs.txt" || status=1
 ./build-gpu/tools/clsort_probe_wide_pairs --sizes 24 --widths 4,16,64 --reps 5 --profile 2>&1 |
   tee -a "$out/wide_pairs.txt" || status=1
-if [ "${SKIP_CUB:-0}" != 1 ]; then
-  wait
-  if [ -x "$cub" ]; then
-    IFS=, read -ra logs <<<"${SIZES:-20,24,26}"
-    stdbuf -oL "$cub" "${REPS:-10}" "${logs[@]}" 2>&1 | tee "$out/cub_wide_pairs.txt"
-  else
-    echo "cub_wide_pairs did not build:"; tail -20 "$out/nvcc.log"
-  fi
+if gpu_cub_ready; then
+  IFS=, read -ra logs <<<"${SIZES:-20,24,26}"
+  stdbuf -oL "$cub" "${REPS:-10}" "${logs[@]}" 2>&1 | tee "$out/cub_wide_pairs.txt"
 fi
 if [ "${HUGE:-1}" = 1 ]; then
   # 2^33 u32 keys alone on a device buffer: the time of the sort itself (wall clock), then the check.

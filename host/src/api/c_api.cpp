@@ -152,6 +152,12 @@ clsort_status check_value_size(size_t value_size) {
   return CLSORT_SUCCESS;
 }
 
+// An index or offset width (index_size, offset_size): 4 or 8 bytes.
+clsort_status check_width(const char* name, size_t size) {
+  if (size != 4 && size != 8) return invalid(name, "must be 4 or 8, got " + std::to_string(size));
+  return CLSORT_SUCCESS;
+}
+
 // Images and released handles are rejected here, before the C++ layer wraps them as cl::Buffer.
 clsort_status check_buffer(const char* name, cl_mem mem) {
   if (!mem) return invalid(name, "null cl_mem", CL_INVALID_MEM_OBJECT);
@@ -161,6 +167,13 @@ clsort_status check_buffer(const char* name, cl_mem mem) {
     return invalid(name, std::string("not a valid cl_mem (") + clsort::status_name(s) + ")", s);
   if (type != CL_MEM_OBJECT_BUFFER) return invalid(name, "not a buffer", CL_INVALID_MEM_OBJECT);
   return CLSORT_SUCCESS;
+}
+
+// The values buffer of a sort by key, when there is one, and its width.
+clsort_status check_values(cl_mem values, size_t value_size) {
+  if (!values) return CLSORT_SUCCESS;
+  if (clsort_status s = check_buffer("values", values)) return s;
+  return check_value_size(value_size);
 }
 
 clsort_status check_wait_list(cl_uint count, const cl_event* list, std::vector<cl::Event>* out) {
@@ -225,29 +238,43 @@ clsort_status give_event(const cl::Event& done, cl_event* event) {
   return succeed();
 }
 
-clsort_status sort_device(clsort_sorter sorter, cl_mem keys, cl_mem values, size_t n,
-                          clsort_key_type key_type, size_t value_size, clsort_flags flags, cl_uint num_events,
-                          const cl_event* wait_list, cl_event* event) noexcept {
+// The device-buffer calls: *event cleared first; the sorter, key type and flags checked, then the buffers
+// `named` (the first invalid one fails), the call's own checks (`check`, returning the first failure) and
+// the wait list; then `run(sorter, type, options, wait)` enqueues the work, and the caller gets its own
+// reference to the cl::Event it returns.
+template <class Check, class Call>
+clsort_status buffer_call(clsort_sorter sorter, clsort_key_type key_type, clsort_flags flags,
+                          std::initializer_list<std::pair<const char*, cl_mem>> named, Check&& check,
+                          cl_uint num_events, const cl_event* wait_list, cl_event* event, Call&& run) {
   if (event) *event = nullptr;
   return guarded([&] {
     if (!sorter) return invalid("sorter", "null clsort_sorter");
     clsort::KeyType type{};
     clsort::Options options;
     if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-    if (clsort_status s = check_buffer("keys", keys)) return s;
-    if (values) {
-      if (clsort_status s = check_buffer("values", values)) return s;
-      if (clsort_status s = check_value_size(value_size)) return s;
-    }
+    for (const auto& [name, mem] : named)
+      if (clsort_status s = check_buffer(name, mem)) return s;
+    if (clsort_status s = check()) return s;
     std::vector<cl::Event> wait;
     if (clsort_status s = check_wait_list(num_events, wait_list, &wait)) return s;
-    const cl::Buffer kbuf(keys, /*retainObject=*/true);
-    cl::Buffer vbuf;
-    if (values) vbuf = cl::Buffer(values, /*retainObject=*/true);
-    const cl::Event done =
-        sorter->sorter.sort_buffer(type, kbuf, values ? &vbuf : nullptr, value_size, n, options, wait);
+    const cl::Event done = run(sorter->sorter, type, options, wait);
     return give_event(done, event);  // the caller's own reference; ours goes with `done`
   });
+}
+
+clsort_status sort_device(clsort_sorter sorter, cl_mem keys, cl_mem values, size_t n,
+                          clsort_key_type key_type, size_t value_size, clsort_flags flags, cl_uint num_events,
+                          const cl_event* wait_list, cl_event* event) noexcept {
+  return buffer_call(
+      sorter, key_type, flags, {{"keys", keys}}, [&] { return check_values(values, value_size); }, num_events,
+      wait_list, event,
+      [&](clsort::Sorter& s, clsort::KeyType type, const clsort::Options& options,
+          const std::vector<cl::Event>& wait) {
+        const cl::Buffer kbuf(keys, /*retainObject=*/true);
+        cl::Buffer vbuf;
+        if (values) vbuf = cl::Buffer(values, /*retainObject=*/true);
+        return s.sort_buffer(type, kbuf, values ? &vbuf : nullptr, value_size, n, options, wait);
+      });
 }
 
 // The C columns as the C++ API takes them; buffers are checked as buffers, host data only for null by
@@ -389,60 +416,41 @@ clsort_status clsort_argsort(clsort_sorter sorter, cl_mem keys, size_t n, clsort
                              cl_mem indices, size_t index_size, clsort_flags flags,
                              cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                              cl_event* event) {
-  if (event) *event = nullptr;
-  return guarded([&] {
-    if (!sorter) return invalid("sorter", "null clsort_sorter");
-    clsort::KeyType type{};
-    clsort::Options options;
-    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-    if (clsort_status s = check_buffer("keys", keys)) return s;
-    if (clsort_status s = check_buffer("indices", indices)) return s;
-    if (index_size != 4 && index_size != 8)
-      return invalid("index_size", "must be 4 or 8, got " + std::to_string(index_size));
-    std::vector<cl::Event> wait;
-    if (clsort_status s = check_wait_list(num_events_in_wait_list, event_wait_list, &wait)) return s;
-    const cl::Buffer kbuf(keys, /*retainObject=*/true), ibuf(indices, /*retainObject=*/true);
-    const cl::Event done = sorter->sorter.argsort_buffer(type, kbuf, n, ibuf, index_size, options, wait);
-    return give_event(done, event);
-  });
+  return buffer_call(
+      sorter, key_type, flags, {{"keys", keys}, {"indices", indices}},
+      [&] { return check_width("index_size", index_size); }, num_events_in_wait_list, event_wait_list, event,
+      [&](clsort::Sorter& s, clsort::KeyType type, const clsort::Options& options,
+          const std::vector<cl::Event>& wait) {
+        const cl::Buffer kbuf(keys, /*retainObject=*/true), ibuf(indices, /*retainObject=*/true);
+        return s.argsort_buffer(type, kbuf, n, ibuf, index_size, options, wait);
+      });
 }
 
 clsort_status clsort_top_k(clsort_sorter sorter, cl_mem keys, size_t n, size_t k, clsort_key_type key_type,
                            clsort_flags flags, cl_mem keys_out, cl_mem indices_out,
                            cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                            cl_event* event) {
-  if (event) *event = nullptr;
-  return guarded([&] {
-    if (!sorter) return invalid("sorter", "null clsort_sorter");
-    clsort::KeyType type{};
-    clsort::Options options;
-    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-    if (clsort_status s = check_buffer("keys", keys)) return s;
-    if (clsort_status s = check_buffer("keys_out", keys_out)) return s;
-    if (clsort_status s = check_buffer("indices_out", indices_out)) return s;
-    std::vector<cl::Event> wait;
-    if (clsort_status s = check_wait_list(num_events_in_wait_list, event_wait_list, &wait)) return s;
-    const cl::Buffer kbuf(keys, true), kout(keys_out, true), iout(indices_out, true);
-    return give_event(sorter->sorter.top_k_buffer(type, kbuf, n, k, kout, iout, options, wait), event);
-  });
+  return buffer_call(
+      sorter, key_type, flags, {{"keys", keys}, {"keys_out", keys_out}, {"indices_out", indices_out}},
+      [] { return CLSORT_SUCCESS; }, num_events_in_wait_list, event_wait_list, event,
+      [&](clsort::Sorter& s, clsort::KeyType type, const clsort::Options& options,
+          const std::vector<cl::Event>& wait) {
+        const cl::Buffer kbuf(keys, true), kout(keys_out, true), iout(indices_out, true);
+        return s.top_k_buffer(type, kbuf, n, k, kout, iout, options, wait);
+      });
 }
 
 clsort_status clsort_select(clsort_sorter sorter, cl_mem keys, size_t n, size_t k, clsort_key_type key_type,
                             clsort_flags flags, cl_mem key_out, cl_uint num_events_in_wait_list,
                             const cl_event* event_wait_list, cl_event* event) {
-  if (event) *event = nullptr;
-  return guarded([&] {
-    if (!sorter) return invalid("sorter", "null clsort_sorter");
-    clsort::KeyType type{};
-    clsort::Options options;
-    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-    if (clsort_status s = check_buffer("keys", keys)) return s;
-    if (clsort_status s = check_buffer("key_out", key_out)) return s;
-    std::vector<cl::Event> wait;
-    if (clsort_status s = check_wait_list(num_events_in_wait_list, event_wait_list, &wait)) return s;
-    const cl::Buffer kbuf(keys, true), kout(key_out, true);
-    return give_event(sorter->sorter.select_buffer(type, kbuf, n, k, kout, options, wait), event);
-  });
+  return buffer_call(
+      sorter, key_type, flags, {{"keys", keys}, {"key_out", key_out}}, [] { return CLSORT_SUCCESS; },
+      num_events_in_wait_list, event_wait_list, event,
+      [&](clsort::Sorter& s, clsort::KeyType type, const clsort::Options& options,
+          const std::vector<cl::Event>& wait) {
+        const cl::Buffer kbuf(keys, true), kout(key_out, true);
+        return s.select_buffer(type, kbuf, n, k, kout, options, wait);
+      });
 }
 
 clsort_status clsort_top_k_host(clsort_sorter sorter, const void* keys, size_t n, size_t k,
@@ -468,32 +476,25 @@ clsort_status clsort_sort_segments(clsort_sorter sorter, cl_mem keys, cl_mem val
                                    size_t offset_size, size_t num_segments, clsort_key_type key_type,
                                    size_t value_size, clsort_flags flags, cl_uint num_events_in_wait_list,
                                    const cl_event* event_wait_list, cl_event* event) {
-  if (event) *event = nullptr;
-  return guarded([&] {
-    if (!sorter) return invalid("sorter", "null clsort_sorter");
-    clsort::KeyType type{};
-    clsort::Options options;
-    if (clsort_status s = check_common(key_type, flags, &type, &options)) return s;
-    options.algorithm = clsort::Algorithm::automatic;
-    if (clsort_status s = check_buffer("keys", keys)) return s;
-    if (values) {
-      if (clsort_status s = check_buffer("values", values)) return s;
-      if (clsort_status s = check_value_size(value_size)) return s;
-    }
-    if (num_segments > 0)
-      if (clsort_status s = check_buffer("offsets", offsets)) return s;
-    if (offset_size != 4 && offset_size != 8)
-      return invalid("offset_size", "must be 4 or 8, got " + std::to_string(offset_size));
-    std::vector<cl::Event> wait;
-    if (clsort_status s = check_wait_list(num_events_in_wait_list, event_wait_list, &wait)) return s;
-    const cl::Buffer kbuf(keys, true);
-    cl::Buffer vbuf, obuf;
-    if (values) vbuf = cl::Buffer(values, true);
-    if (offsets) obuf = cl::Buffer(offsets, true);
-    return give_event(sorter->sorter.sort_segments_buffer(type, kbuf, values ? &vbuf : nullptr, value_size,
-                                                          obuf, offset_size, num_segments, options, wait),
-                      event);
-  });
+  return buffer_call(
+      sorter, key_type, flags, {{"keys", keys}},
+      [&] {
+        if (clsort_status s = check_values(values, value_size)) return s;
+        if (num_segments > 0)
+          if (clsort_status s = check_buffer("offsets", offsets)) return s;
+        return check_width("offset_size", offset_size);
+      },
+      num_events_in_wait_list, event_wait_list, event,
+      [&](clsort::Sorter& s, clsort::KeyType type, clsort::Options options,
+          const std::vector<cl::Event>& wait) {
+        options.algorithm = clsort::Algorithm::automatic;
+        const cl::Buffer kbuf(keys, true);
+        cl::Buffer vbuf, obuf;
+        if (values) vbuf = cl::Buffer(values, true);
+        if (offsets) obuf = cl::Buffer(offsets, true);
+        return s.sort_segments_buffer(type, kbuf, values ? &vbuf : nullptr, value_size, obuf, offset_size,
+                                      num_segments, options, wait);
+      });
 }
 
 clsort_status clsort_sort_segments_host(clsort_sorter sorter, void* keys, void* values, size_t n,
@@ -504,9 +505,7 @@ clsort_status clsort_sort_segments_host(clsort_sorter sorter, void* keys, void* 
       [&] {
         if (values)
           if (clsort_status s = check_value_size(value_size)) return s;
-        if (offset_size != 4 && offset_size != 8)
-          return invalid("offset_size", "must be 4 or 8, got " + std::to_string(offset_size));
-        return CLSORT_SUCCESS;
+        return check_width("offset_size", offset_size);
       },
       [&](clsort::Sorter& s, clsort::KeyType type, clsort::Options options) {
         options.algorithm = clsort::Algorithm::automatic;

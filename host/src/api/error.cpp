@@ -1,4 +1,5 @@
 // clsort::Error, OpenCL status names and the names of clsort's enums.
+#include <cstddef>
 #include <sstream>
 
 #include "engine/check.hpp"
@@ -84,22 +85,18 @@ const char* status_name(cl_int status) noexcept {
   }
 }
 
+namespace {
+// Enumerator `e`'s name in `names`, the enum's names in declaration order ("?" past its end).
+template <class E, std::size_t N>
+const char* enum_name(E e, const char* const (&names)[N]) noexcept {
+  const auto i = static_cast<std::size_t>(e);
+  return i < N ? names[i] : "?";
+}
+}  // namespace
+
 const char* to_string(Algorithm a) noexcept {
-  switch (a) {
-    case Algorithm::automatic:
-      return "automatic";
-    case Algorithm::radix:
-      return "radix";
-    case Algorithm::bitonic:
-      return "bitonic";
-    case Algorithm::selection:
-      return "selection";
-    case Algorithm::odd_even:
-      return "odd_even";
-    case Algorithm::merge:
-      return "merge";
-  }
-  return "?";
+  static constexpr const char* names[] = {"automatic", "radix", "bitonic", "selection", "odd_even", "merge"};
+  return enum_name(a, names);
 }
 
 const char* to_string(KeyType t) noexcept {
@@ -108,17 +105,8 @@ const char* to_string(KeyType t) noexcept {
 }
 
 const char* to_string(KeyKind k) noexcept {
-  switch (k) {
-    case KeyKind::unsigned_int:
-      return "unsigned_int";
-    case KeyKind::signed_int:
-      return "signed_int";
-    case KeyKind::ieee_float:
-      return "ieee_float";
-    case KeyKind::bfloat:
-      return "bfloat";
-  }
-  return "?";
+  static constexpr const char* names[] = {"unsigned_int", "signed_int", "ieee_float", "bfloat"};
+  return enum_name(k, names);
 }
 
 const char* to_string(Order o) noexcept {
