@@ -5,6 +5,7 @@
 
 #include <clsort/key_transform.hpp>
 
+#include "support/key_type_cases.hpp"
 #include "support/support.hpp"
 
 namespace clsort_test {
@@ -282,18 +283,9 @@ void empty_range_case(clsort::Sorter& s) {
 
 TEST_CASE("bit range: an empty range keeps the input order") {
   clsort::Sorter s(shared_sorter().device(), true);
-  empty_range_case<std::uint8_t>(s);
-  empty_range_case<std::int8_t>(s);
-  empty_range_case<std::uint16_t>(s);
-  empty_range_case<std::int16_t>(s);
-  empty_range_case<clsort::half>(s);
-  empty_range_case<clsort::bfloat16>(s);
-  empty_range_case<std::uint32_t>(s);
-  empty_range_case<std::int32_t>(s);
-  empty_range_case<float>(s);
-  empty_range_case<std::uint64_t>(s);
-  empty_range_case<std::int64_t>(s);
-  empty_range_case<double>(s);
+#define CLSORT_EMPTY_RANGE_CASE(K, name, sorter) empty_range_case<K>(sorter);
+  CLSORT_EACH_KEY_TYPE(CLSORT_EMPTY_RANGE_CASE, s)
+#undef CLSORT_EMPTY_RANGE_CASE
 }
 
 }  // namespace

@@ -17,6 +17,8 @@
 
 #include <clsort/clsort.hpp>
 
+#include "error_translation.hpp"
+
 namespace nb = nanobind;
 using namespace nb::literals;
 
@@ -24,22 +26,6 @@ namespace {
 
 // clsort.Error, made here so that the translator can fill in its attributes; the package re-exports it.
 PyObject* error_type = nullptr;
-
-const char* kind_name(clsort::Error::Kind k) {
-  switch (k) {
-    case clsort::Error::Kind::opencl:
-      return "opencl";
-    case clsort::Error::Kind::invalid_argument:
-      return "invalid_argument";
-    case clsort::Error::Kind::build_failure:
-      return "build_failure";
-    case clsort::Error::Kind::device_not_found:
-      return "device_not_found";
-    case clsort::Error::Kind::out_of_memory:
-      return "out_of_memory";
-  }
-  return "unknown";
-}
 
 // Device info strings; a failing query reads as empty rather than throwing from a property.
 template <cl_device_info Info>
@@ -319,19 +305,7 @@ NB_MODULE(_clsort, m) {
       "'build_failure', 'device_not_found' or 'out_of_memory').",
       PyExc_RuntimeError, nullptr);
   m.attr("Error") = nb::handle(error_type);
-  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
-    try {
-      std::rethrow_exception(p);
-    } catch (const clsort::Error& e) {
-      nb::object err = nb::handle(error_type)(e.what());
-      err.attr("status") = e.status();
-      err.attr("status_name") = clsort::status_name(e.status());
-      err.attr("where") = e.where();
-      err.attr("build_log") = e.build_log();
-      err.attr("kind") = kind_name(e.kind());
-      PyErr_SetObject(error_type, err.ptr());
-    }
-  });
+  clsort_python::translate_errors(error_type);
 
   // The library's key-type table (clsort/key_types.h), from which the package builds its dtype map.
   nb::enum_<clsort::KeyType> key_type(m, "KeyType");

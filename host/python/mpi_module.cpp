@@ -24,7 +24,9 @@
 #include <vector>
 
 #include <clsort/clsort.hpp>
+
 #include <clsort/mpi.hpp>
+#include "error_translation.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -33,22 +35,6 @@ namespace {
 
 // clsort.Error, the core module's (clsort._clsort.Error), so that the package has one exception type.
 PyObject* error_type = nullptr;
-
-const char* kind_name(clsort::Error::Kind k) {
-  switch (k) {
-    case clsort::Error::Kind::opencl:
-      return "opencl";
-    case clsort::Error::Kind::invalid_argument:
-      return "invalid_argument";
-    case clsort::Error::Kind::build_failure:
-      return "build_failure";
-    case clsort::Error::Kind::device_not_found:
-      return "device_not_found";
-    case clsort::Error::Kind::out_of_memory:
-      return "out_of_memory";
-  }
-  return "unknown";
-}
 
 // The MPI_Comm at `address` (MPI._addressof(comm)), checked against mpi4py's size and rank of it.
 MPI_Comm comm_at(std::uintptr_t address, int size, int rank) {
@@ -158,19 +144,7 @@ NB_MODULE(_clsort_mpi, m) {
   nb::module_ core = nb::module_::import_("clsort._clsort");
   error_type = core.attr("Error").ptr();
   Py_INCREF(error_type);  // kept for the process's life, as the core module keeps it
-  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
-    try {
-      std::rethrow_exception(p);
-    } catch (const clsort::Error& e) {
-      nb::object err = nb::handle(error_type)(e.what());
-      err.attr("status") = e.status();
-      err.attr("status_name") = clsort::status_name(e.status());
-      err.attr("where") = e.where();
-      err.attr("build_log") = e.build_log();
-      err.attr("kind") = kind_name(e.kind());
-      PyErr_SetObject(error_type, err.ptr());
-    }
-  });
+  clsort_python::translate_errors(error_type);
 
   m.def(
       "local_device",

@@ -93,6 +93,16 @@ def _keys_of(a, what="a"):
     return arr, key_row(arr.dtype, what)
 
 
+
+def _values_of(values, karr):
+    """values as a 1-D NumPy array of one value per key of karr; ValueError otherwise."""
+    varr = np.asarray(values)
+    if varr.ndim != 1:
+        raise ValueError(f"clsort: values must be 1-D, not {varr.ndim}-D with shape {varr.shape}")
+    if len(varr) != len(karr):
+        raise ValueError(f"clsort: keys has {len(karr)} elements but values has {len(varr)}")
+    return varr
+
 def _native_copy(arr):
     """A C-contiguous copy in native byte order: what the library sorts in place."""
     return np.array(arr, dtype=arr.dtype.newbyteorder("="), order="C", copy=True)
@@ -227,11 +237,7 @@ class Sorter:
             return self._sort_device(keys, values, descending, algorithm, begin_bit, end_bit)
         karr, row = _keys_of(keys, "keys")
         begin, end, full = _bit_range(row, begin_bit, end_bit)
-        varr = np.asarray(values)
-        if varr.ndim != 1:
-            raise ValueError(f"clsort: values must be 1-D, not {varr.ndim}-D with shape {varr.shape}")
-        if len(varr) != len(karr):
-            raise ValueError(f"clsort: keys has {len(karr)} elements but values has {len(varr)}")
+        varr = _values_of(values, karr)
         if varr.dtype.itemsize == 0 or varr.dtype.hasobject:
             perm = self.argsort(karr, descending, algorithm, begin_bit, end_bit)
             return karr[perm], varr[perm]

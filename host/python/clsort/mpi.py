@@ -46,7 +46,7 @@ except ImportError as _e:
 
 from ._clsort import Error
 from ._keys import as_keys
-from ._sort import Sorter, _keys_of, _leading_nans, _native_copy, _refuse_masked
+from ._sort import Sorter, _keys_of, _leading_nans, _native_copy, _refuse_masked, _values_of
 
 __all__ = ["local_device", "release_buffers", "sort", "sort_by_key"]
 
@@ -127,11 +127,7 @@ def _prepare(where, comm, keys, values, descending, sorter):
         out_k = _native_copy(karr)
         out_v = None
         if values is not None:
-            varr = np.asarray(values)
-            if varr.ndim != 1:
-                raise ValueError(f"clsort: values must be 1-D, not {varr.ndim}-D with shape {varr.shape}")
-            if len(varr) != len(karr):
-                raise ValueError(f"clsort: keys has {len(karr)} elements but values has {len(varr)}")
+            varr = _values_of(values, karr)
             if varr.dtype.itemsize == 0 or varr.dtype.hasobject:
                 raise TypeError(f"clsort.mpi: values of dtype {varr.dtype} cannot move between ranks: "
                                 "values need a fixed itemsize and no Python objects")

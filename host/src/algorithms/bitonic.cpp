@@ -149,17 +149,6 @@ void run_bitonic(Run& run, const BitonicPlan& p) {
 
 namespace clsort::detail {
 
-// The `bitonic.*` lines of the parameter table (device/policy.hpp).
-const std::vector<Param>& bitonic_params() {
-  static const std::vector<Param> params = {
-      CLSORT_PARAM("bitonic.wg", bitonic.wg, 1, 4096, Check::pow2, ""),
-      CLSORT_PARAM("bitonic.tile", bitonic.tile, 2, 65536, Check::pow2, ""),
-      CLSORT_PARAM("bitonic.steps", bitonic.steps, 1, 6, Check::range, ""),
-      CLSORT_PARAM("bitonic.cpu", bitonic.cpu, 0, 1, Check::range, ""),
-  };
-  return params;
-}
-
 void fit_bitonic(BitonicPolicy& b, const FitInput& f) {
   f.clamp_wg(b.wg);
   const std::size_t element = f.key_bytes + f.index_bytes;
@@ -177,5 +166,10 @@ void fit_bitonic(BitonicPolicy& b, const FitInput& f) {
     if (b.wg > b.tile / 2) b.wg = b.tile / 2;
   }
 }
+
+CLSORT_PARAMS(bitonic_params, CLSORT_PARAM("bitonic.wg", bitonic.wg, 1, 4096, Check::pow2, ""),
+              CLSORT_PARAM("bitonic.tile", bitonic.tile, 2, 65536, Check::pow2, ""),
+              CLSORT_PARAM("bitonic.steps", bitonic.steps, 1, 6, Check::range, ""),
+              CLSORT_PARAM("bitonic.cpu", bitonic.cpu, 0, 1, Check::range, ""))
 
 }  // namespace clsort::detail

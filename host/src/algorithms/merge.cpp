@@ -77,16 +77,10 @@ void run_merge(Run& run, const MergePlan& p) {
 
 namespace clsort::detail {
 
-// The `merge.*` lines of the parameter table (device/policy.hpp).
-const std::vector<Param>& merge_params() {
-  static const std::vector<Param> params = {
-      CLSORT_PARAM("merge.wg", merge.wg, 1, 4096, Check::pow2, ""),
-      CLSORT_PARAM("merge.items", merge.items, 1, 32, Check::range, ""),
-      CLSORT_PARAM("merge.cpu", merge.cpu, 0, 1, Check::range, ""),
-      CLSORT_PARAM("merge.chunk", merge.chunk, 16, 1u << 20, Check::pow2, ""),
-  };
-  return params;
-}
+CLSORT_PARAMS(merge_params, CLSORT_PARAM("merge.wg", merge.wg, 1, 4096, Check::pow2, ""),
+              CLSORT_PARAM("merge.items", merge.items, 1, 32, Check::range, ""),
+              CLSORT_PARAM("merge.cpu", merge.cpu, 0, 1, Check::range, ""),
+              CLSORT_PARAM("merge.chunk", merge.chunk, 16, 1u << 20, Check::pow2, ""))
 
 // The GPU shape keeps a tile of keys, values and source positions in local memory; the CPU shape two
 // chunks of keys and values (it merges back and forth).

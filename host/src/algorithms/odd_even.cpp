@@ -46,14 +46,8 @@ void run_odd_even(Run& run, const OddEvenPlan& p) {
 
 namespace clsort::detail {
 
-// The `odd_even.*` lines of the parameter table (device/policy.hpp).
-const std::vector<Param>& odd_even_params() {
-  static const std::vector<Param> params = {
-      CLSORT_PARAM("odd_even.wg", odd_even.wg, 1, 4096, Check::pow2, ""),
-      CLSORT_PARAM("odd_even.tile", odd_even.tile, 2, 65536, Check::pow2, ""),
-  };
-  return params;
-}
+CLSORT_PARAMS(odd_even_params, CLSORT_PARAM("odd_even.wg", odd_even.wg, 1, 4096, Check::pow2, ""),
+              CLSORT_PARAM("odd_even.tile", odd_even.tile, 2, 65536, Check::pow2, ""))
 
 // The tile sort holds a tile, the merge-split two tiles plus source positions; a tile is at least one pair
 // per work-item.

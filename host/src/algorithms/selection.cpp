@@ -61,14 +61,8 @@ void run_selection(Run& run, const SelectionPlan& p) {
 
 namespace clsort::detail {
 
-// The `selection.*` lines of the parameter table (device/policy.hpp).
-const std::vector<Param>& selection_params() {
-  static const std::vector<Param> params = {
-      CLSORT_PARAM("selection.wg", selection.wg, 1, 4096, Check::pow2, ""),
-      CLSORT_PARAM("selection.items", selection.items, 1, 16, Check::range, ""),
-  };
-  return params;
-}
+CLSORT_PARAMS(selection_params, CLSORT_PARAM("selection.wg", selection.wg, 1, 4096, Check::pow2, ""),
+              CLSORT_PARAM("selection.items", selection.items, 1, 16, Check::range, ""))
 
 void fit_selection(SelectionPolicy& s, const FitInput& f) {
   f.clamp_wg(s.wg);

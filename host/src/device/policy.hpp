@@ -76,6 +76,13 @@ struct Param {
   const char* zero_means;  // for zero_or_range: what 0 means in the message
 };
 
+/// Defines `const std::vector<Param>& fn()`: a module's lines of the parameter table, in describe()'s order.
+#define CLSORT_PARAMS(fn, ...)                              \
+  const std::vector<Param>& fn() {                          \
+    static const std::vector<Param> params = {__VA_ARGS__}; \
+    return params;                                          \
+  }
+
 #define CLSORT_PARAM(name, field, lo, hi, check, zero)                                                       \
   Param {                                                                                                    \
     name, [](const Tuning& t) -> std::uint64_t { return t.field; },                                          \

@@ -218,12 +218,6 @@ std::string CallPlan::host_route() const {
 
 namespace clsort::detail {
 
-// The `auto.*` lines of the parameter table (device/policy.hpp).
-const std::vector<Param>& auto_params() {
-  static const std::vector<Param> params = {
-      CLSORT_PARAM("auto.small_n", automatic.small_n, 0, ~0ull, Check::range, ""),
-  };
-  return params;
-}
+CLSORT_PARAMS(auto_params, CLSORT_PARAM("auto.small_n", automatic.small_n, 0, ~0ull, Check::range, ""))
 
 }  // namespace clsort::detail

@@ -330,15 +330,9 @@ bool stage_host_arrays(Sorter::Impl& s, KeyType type, const std::vector<HostArra
 
 namespace clsort::detail {
 
-// The `host.*` lines of the parameter table (device/policy.hpp).
-const std::vector<Param>& host_params() {
-  static const std::vector<Param> params = {
-      CLSORT_PARAM("host.chunk", host.chunk, 256, 1u << 30, Check::zero_or_range, "off"),
-      CLSORT_PARAM("host.min", host.min, 0, ~0ull, Check::range, ""),
-      CLSORT_PARAM("host.threads", host.threads, 0, 64, Check::range, ""),
-      CLSORT_PARAM("host.stream", host.stream, 0, 1, Check::range, ""),
-  };
-  return params;
-}
+CLSORT_PARAMS(host_params, CLSORT_PARAM("host.chunk", host.chunk, 256, 1u << 30, Check::zero_or_range, "off"),
+              CLSORT_PARAM("host.min", host.min, 0, ~0ull, Check::range, ""),
+              CLSORT_PARAM("host.threads", host.threads, 0, 64, Check::range, ""),
+              CLSORT_PARAM("host.stream", host.stream, 0, 1, Check::range, ""))
 
 }  // namespace clsort::detail

@@ -8,34 +8,30 @@
 
 namespace clsort::detail {
 
-// The `radix.*` lines of the parameter table (device/policy.hpp).
-const std::vector<Param>& radix_params() {
-  static const std::vector<Param> params = {
-      CLSORT_PARAM("radix.bits", radix.bits, 1, 12, Check::range, ""),
-      CLSORT_PARAM("radix.wg", radix.wg, 8, 4096, Check::multiple_of_8, ""),
-      CLSORT_PARAM("radix.items", radix.items, 1, 32, Check::zero_or_range, "derived from the device"),
-      CLSORT_PARAM("radix.items_small", radix.items_small, 0, 32, Check::range, ""),
-      CLSORT_PARAM("radix.items_local", radix.items_local, 1, 32, Check::zero_or_range, "radix.items"),
-      CLSORT_PARAM("radix.groups", radix.groups, 1, 65536, Check::range, ""),
-      CLSORT_PARAM("radix.cpu", radix.cpu, 0, 1, Check::range, ""),
-      CLSORT_PARAM("radix.buckets", radix.buckets, 0, 2, Check::range, ""),
-      CLSORT_PARAM("radix.wc", radix.wc, 8, 128, Check::pow2_or_zero, ""),
-      CLSORT_PARAM("radix.wc_min", radix.wc_min, 0, ~0ull, Check::range, ""),
-      CLSORT_PARAM("radix.match", radix.match, 0, 1, Check::range, ""),
-      CLSORT_PARAM("radix.subgroups", radix.subgroups, 0, 3, Check::range, ""),
-      CLSORT_PARAM("radix.peers", radix.peers, 0, 2, Check::range, ""),
-      CLSORT_PARAM("radix.sg_size", radix.sg_size, 4, 64, Check::pow2_or_zero, ""),
-      CLSORT_PARAM("radix.onesweep", radix.onesweep, 0, 1, Check::range, ""),
-      CLSORT_PARAM("radix.regs", radix.regs, 16, 255, Check::zero_or_range, "the compiler's choice"),
-      CLSORT_PARAM("radix.prefetch_max", radix.prefetch_max, 0, 0xFFFFFFFFull, Check::range, ""),
-      CLSORT_PARAM("radix.spins", radix.spins, 0, 1ull << 31, Check::range, ""),
-      CLSORT_PARAM("radix.split_min", radix.split_min, 2, 1ull << 32, Check::range, ""),
-      CLSORT_PARAM("radix.split_piece", radix.split_piece, 1, (1ull << 32) - 1, Check::range, ""),
-      CLSORT_PARAM("radix.split_max", radix.split_max, 2, (1ull << 32) - 1, Check::range, ""),
-      CLSORT_PARAM("radix.values16", radix.values16, 0, 1, Check::range, ""),
-  };
-  return params;
-}
+CLSORT_PARAMS(radix_params, CLSORT_PARAM("radix.bits", radix.bits, 1, 12, Check::range, ""),
+              CLSORT_PARAM("radix.wg", radix.wg, 8, 4096, Check::multiple_of_8, ""),
+              CLSORT_PARAM("radix.items", radix.items, 1, 32, Check::zero_or_range,
+                           "derived from the device"),
+              CLSORT_PARAM("radix.items_small", radix.items_small, 0, 32, Check::range, ""),
+              CLSORT_PARAM("radix.items_local", radix.items_local, 1, 32, Check::zero_or_range,
+                           "radix.items"),
+              CLSORT_PARAM("radix.groups", radix.groups, 1, 65536, Check::range, ""),
+              CLSORT_PARAM("radix.cpu", radix.cpu, 0, 1, Check::range, ""),
+              CLSORT_PARAM("radix.buckets", radix.buckets, 0, 2, Check::range, ""),
+              CLSORT_PARAM("radix.wc", radix.wc, 8, 128, Check::pow2_or_zero, ""),
+              CLSORT_PARAM("radix.wc_min", radix.wc_min, 0, ~0ull, Check::range, ""),
+              CLSORT_PARAM("radix.match", radix.match, 0, 1, Check::range, ""),
+              CLSORT_PARAM("radix.subgroups", radix.subgroups, 0, 3, Check::range, ""),
+              CLSORT_PARAM("radix.peers", radix.peers, 0, 2, Check::range, ""),
+              CLSORT_PARAM("radix.sg_size", radix.sg_size, 4, 64, Check::pow2_or_zero, ""),
+              CLSORT_PARAM("radix.onesweep", radix.onesweep, 0, 1, Check::range, ""),
+              CLSORT_PARAM("radix.regs", radix.regs, 16, 255, Check::zero_or_range, "the compiler's choice"),
+              CLSORT_PARAM("radix.prefetch_max", radix.prefetch_max, 0, 0xFFFFFFFFull, Check::range, ""),
+              CLSORT_PARAM("radix.spins", radix.spins, 0, 1ull << 31, Check::range, ""),
+              CLSORT_PARAM("radix.split_min", radix.split_min, 2, 1ull << 32, Check::range, ""),
+              CLSORT_PARAM("radix.split_piece", radix.split_piece, 1, (1ull << 32) - 1, Check::range, ""),
+              CLSORT_PARAM("radix.split_max", radix.split_max, 2, (1ull << 32) - 1, Check::range, ""),
+              CLSORT_PARAM("radix.values16", radix.values16, 0, 1, Check::range, ""))
 
 namespace {
 

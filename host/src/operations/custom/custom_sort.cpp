@@ -297,13 +297,8 @@ void Sorter::sort_custom_host(void* data, std::size_t n, std::size_t element_byt
 
 namespace clsort::detail {
 
-// The `custom.*` lines of the parameter table (device/policy.hpp).
-const std::vector<Param>& custom_params() {
-  static const std::vector<Param> params = {
-      CLSORT_PARAM("custom.wg", custom.wg, 1, 1024, Check::pow2_or_zero, ""),
-      CLSORT_PARAM("custom.items", custom.items, 1, 32, Check::zero_or_range, "derived from the device"),
-  };
-  return params;
-}
+CLSORT_PARAMS(custom_params, CLSORT_PARAM("custom.wg", custom.wg, 1, 1024, Check::pow2_or_zero, ""),
+              CLSORT_PARAM("custom.items", custom.items, 1, 32, Check::zero_or_range,
+                           "derived from the device"))
 
 }  // namespace clsort::detail

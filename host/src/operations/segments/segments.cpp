@@ -407,22 +407,16 @@ cl::Event enqueue_segments(Sorter::Impl& s, KeyType type, const cl::Buffer& keys
 
 namespace clsort::detail {
 
-// The `segments.*` lines of the parameter table (device/policy.hpp).
-const std::vector<Param>& segments_params() {
-  static const std::vector<Param> params = {
-      CLSORT_PARAM("segments.wg", segments.wg, 1, 4096, Check::pow2, ""),
-      CLSORT_PARAM("segments.slots", segments.slots, 16, 32768, Check::pow2, ""),
-      CLSORT_PARAM("segments.huge", segments.huge, 1024, 1u << 24, Check::range, ""),
-      CLSORT_PARAM("segments.seq", segments.seq, 0, 65536, Check::range, "off"),
-      CLSORT_PARAM("segments.seq_radix", segments.seq_radix, 0, 65536, Check::range, "off"),
-      CLSORT_PARAM("segments.seq_wg", segments.seq_wg, 0, 256, Check::pow2_or_zero, "by device"),
-      CLSORT_PARAM("segments.vec", segments.vec, 16, 1024, Check::pow2_or_zero, "off"),
-      CLSORT_PARAM("segments.radix", segments.radix, 0, 1u << 24, Check::range, "off"),
-      CLSORT_PARAM("segments.radix_regs", segments.radix_regs, 16, 255, Check::zero_or_range,
-                   "the compiler's choice"),
-  };
-  return params;
-}
+CLSORT_PARAMS(segments_params, CLSORT_PARAM("segments.wg", segments.wg, 1, 4096, Check::pow2, ""),
+              CLSORT_PARAM("segments.slots", segments.slots, 16, 32768, Check::pow2, ""),
+              CLSORT_PARAM("segments.huge", segments.huge, 1024, 1u << 24, Check::range, ""),
+              CLSORT_PARAM("segments.seq", segments.seq, 0, 65536, Check::range, "off"),
+              CLSORT_PARAM("segments.seq_radix", segments.seq_radix, 0, 65536, Check::range, "off"),
+              CLSORT_PARAM("segments.seq_wg", segments.seq_wg, 0, 256, Check::pow2_or_zero, "by device"),
+              CLSORT_PARAM("segments.vec", segments.vec, 16, 1024, Check::pow2_or_zero, "off"),
+              CLSORT_PARAM("segments.radix", segments.radix, 0, 1u << 24, Check::range, "off"),
+              CLSORT_PARAM("segments.radix_regs", segments.radix_regs, 16, 255, Check::zero_or_range,
+                           "the compiler's choice"))
 
 namespace {
 

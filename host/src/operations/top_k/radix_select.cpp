@@ -59,19 +59,13 @@ void run_select(Run& run, const SelectPlan& p, std::uint32_t need, bool select_m
 
 namespace clsort::detail {
 
-// The `select.*` lines of the parameter table (device/policy.hpp).
-const std::vector<Param>& select_params() {
-  static const std::vector<Param> params = {
-      CLSORT_PARAM("select.wg", select.wg, 1, 4096, Check::pow2, ""),
-      CLSORT_PARAM("select.items", select.items, 1, 4096, Check::range, ""),
-      CLSORT_PARAM("select.groups", select.groups, 1, 1024, Check::range, ""),
-      CLSORT_PARAM("select.sample", select.sample, 0, 65536, Check::range, ""),
-  };
-  return params;
-}
-
 void fit_select(SelectPolicy& s, const FitInput& f) {
   f.clamp_wg(s.wg);
 }
+
+CLSORT_PARAMS(select_params, CLSORT_PARAM("select.wg", select.wg, 1, 4096, Check::pow2, ""),
+              CLSORT_PARAM("select.items", select.items, 1, 4096, Check::range, ""),
+              CLSORT_PARAM("select.groups", select.groups, 1, 1024, Check::range, ""),
+              CLSORT_PARAM("select.sample", select.sample, 0, 65536, Check::range, ""))
 
 }  // namespace clsort::detail
