@@ -1,8 +1,12 @@
-// clsort::Error as the package's clsort.Error, with its attributes: the translator both extension modules
-// (module.cpp, mpi_module.cpp) register, so that every failure reaches Python the same way.
+// What both extension modules (module.cpp, mpi_module.cpp) share: clsort::Error as the package's
+// clsort.Error, with its attributes, so that every failure reaches Python the same way; and a Sorter on an
+// OpenCL queue that Python hands over as an integer (pyopencl's int_ptr).
 #pragma once
 
 #include <nanobind/nanobind.h>
+
+#include <cstdint>
+#include <string>
 
 #include <clsort/clsort.hpp>
 
@@ -41,6 +45,13 @@ inline void translate_errors(PyObject* error_type) {
       PyErr_SetObject(type, err.ptr());
     }
   });
+}
+
+/// A Sorter on the queue at `queue` (an int_ptr), retained: the Sorter holds the queue for its life,
+/// whatever pyopencl does with its object. `who` names the caller in the error for a null queue.
+inline clsort::Sorter sorter_on_queue(std::uintptr_t queue, const char* who) {
+  if (!queue) throw nanobind::value_error((std::string(who) + ": null command queue").c_str());
+  return clsort::Sorter(cl::CommandQueue(reinterpret_cast<cl_command_queue>(queue), true));
 }
 
 }  // namespace clsort_python

@@ -393,12 +393,7 @@ NB_MODULE(_clsort, m) {
           "device"_a, "profiling"_a = false)
       .def_static(
           "from_queue",
-          [](std::uintptr_t queue) {
-            if (!queue) throw nb::value_error("clsort: null command queue");
-            // Retained: the Sorter holds the queue for its life, whatever pyopencl does with its object.
-            const cl::CommandQueue q(reinterpret_cast<cl_command_queue>(queue), true);
-            return new PySorter(clsort::Sorter(q));
-          },
+          [](std::uintptr_t queue) { return new PySorter(clsort_python::sorter_on_queue(queue, "clsort")); },
           "queue_int_ptr"_a, nb::rv_policy::take_ownership)
       .def_prop_ro("device", [](const PySorter& s) { return Device{s.sorter.device()}; })
       .def_prop_ro("queue_int_ptr",

@@ -180,9 +180,7 @@ NB_MODULE(_clsort_mpi, m) {
       .def_static(
           "from_queue",
           [](std::uintptr_t queue) {
-            if (!queue) throw nb::value_error("clsort.mpi: null command queue");
-            const cl::CommandQueue q(reinterpret_cast<cl_command_queue>(queue), true);
-            return new MpiSorter(clsort::Sorter(q));
+            return new MpiSorter(clsort_python::sorter_on_queue(queue, "clsort.mpi"));
           },
           "queue_int_ptr"_a, nb::rv_policy::take_ownership)
       .def_prop_ro("device_int_ptr",
