@@ -27,14 +27,15 @@ jobs=$(nproc)
 python_tests=()
 if [ "$mode" = test ]; then
   # The Python package (pyproject.toml) in a venv under build/: its build tools, NumPy, pytest, PyPI's
-  # pyopencl, ml_dtypes (bf16 keys) and mpi4py (clsort.mpi; for the system's Open MPI), then `pip install .`,
+  # pyopencl, ml_dtypes (bf16 keys), mpi4py (clsort.mpi; for the system's Open MPI) and dask[dataframe] with
+  # distributed (clsort.dask, tested on a two-process LocalCluster), then `pip install .`,
   # built in build/python so that a later run rebuilds only what changed.
   # CLSORT_PYTHON adds its pytest suite (tests/python) to the CTest runs below, on both OpenCL runtimes.
   venv=$PWD/build/python-venv
   echo "quickstart: the Python package in $venv"
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   pip=("$venv/bin/pip" install -q --disable-pip-version-check --no-input)
-  "${pip[@]}" scikit-build-core nanobind numpy pytest pyopencl ml_dtypes mpi4py
+  "${pip[@]}" scikit-build-core nanobind numpy pytest pyopencl ml_dtypes mpi4py "dask[dataframe]" distributed
   CMAKE_BUILD_PARALLEL_LEVEL=$jobs "${pip[@]}" --no-build-isolation --config-settings=build-dir=build/python ./
   python_tests=(-DCLSORT_PYTHON="$venv/bin/python")
 fi
