@@ -1,6 +1,7 @@
 """python -m clsort.bench: clsort against np.sort (and PyOpenCL's RadixSort when installed) on the default
-device, and the Python call's overhead over the C++ call. Medians of --reps timed runs after one warm-up;
-every clsort result is checked against NumPy's."""
+device, top_k, partition, lexsort and sort_segments against their NumPy counterparts, and the Python call's
+overhead over the C++ call. Medians of --reps timed runs after one warm-up; every clsort result is checked
+against NumPy's."""
 
 import argparse
 import datetime
@@ -58,6 +59,54 @@ def host_rows(dtypes, sizes, argsort_sizes, reps):
                 if not ok:
                     sys.exit(f"clsort.{op} of {np.dtype(dtype).name} n={n} differs from NumPy's")
                 print(f"{op:8} {np.dtype(dtype).name:8} {n:10d} {ms(ours)} {ms(theirs)} {theirs / ours:12.2f}  ({ref})")
+
+
+def np_top_k(a, k):
+    """NumPy's fastest top_k with indices: argpartition, then a stable sort of the k picked."""
+    p = np.argpartition(a, k - 1)[:k]
+    return p[np.argsort(a[p], kind="stable")]
+
+
+def partitioned_at(out, kth, ref):
+    """`out` is a partition of the same keys as `ref` (np.partition's) at kth."""
+    pivot = out[kth]
+    return (pivot == ref[kth] and bool(np.all(out[:kth] <= pivot)) and bool(np.all(out[kth + 1:] >= pivot))
+            and np.array_equal(np.sort(out), np.sort(ref)))
+
+
+def operation_rows(dtypes, sizes, k, segment, reps):
+    """The operations beyond sort, each against the fastest NumPy way to the same result."""
+    print(f"\n{'op':22} {'dtype':8} {'n':>10} {'clsort ms':>10} {'numpy ms':>10} {'numpy/clsort':>12}  (NumPy reference)")
+    for dtype in dtypes:
+        for n in sizes:
+            a = keys(dtype, n)
+            kk = max(1, min(k, n))
+            kth = n // 2
+            rng = np.random.default_rng(2)
+            major = keys(dtype, 1024, seed=3)[rng.integers(0, 1024, n)]  # ties, broken by the minor key
+            minor = keys(dtype, n, seed=4)
+            seg = min(segment, n)
+            m = n // seg * seg
+            offsets = np.arange(0, m + 1, seg)
+            rows = (
+                (f"top_k k={kk}", lambda: clsort.top_k(a, kk), lambda: np_top_k(a, kk),
+                 lambda ours, theirs: np.array_equal(ours[0], a[theirs]) and np.array_equal(a[ours[1]], ours[0]),
+                 "np.argpartition + stable sort of k"),
+                ("partition kth=n/2", lambda: clsort.partition(a, kth), lambda: np.partition(a, kth),
+                 lambda ours, theirs: partitioned_at(ours, kth, theirs), "np.partition"),
+                ("lexsort 2 keys", lambda: clsort.lexsort((minor, major)), lambda: np.lexsort((minor, major)),
+                 np.array_equal, "np.lexsort"),
+                (f"sort_segments {seg}", lambda: clsort.sort_segments(a[:m], offsets),
+                 lambda: np.sort(a[:m].reshape(-1, seg), axis=1).ravel(), np.array_equal,
+                 f"np.sort(axis=1) of ({m // seg}, {seg})"),
+            )
+            for op, ours, theirs, same, ref in rows:
+                t_ours = median_seconds(ours, reps)
+                t_theirs = median_seconds(theirs, reps)
+                if not same(ours(), theirs()):
+                    sys.exit(f"clsort {op} of {np.dtype(dtype).name} n={n} differs from NumPy's")
+                print(f"{op:22} {np.dtype(dtype).name:8} {n:10d} {ms(t_ours)} {ms(t_theirs)} "
+                      f"{t_theirs / t_ours:12.2f}  ({ref})")
 
 
 def overhead_rows(dtypes, n, reps):
@@ -132,6 +181,10 @@ def main(argv=None):
     p.add_argument("--sizes", default="16,20,24", help="log2 of n for the host rows (default 16,20,24)")
     p.add_argument("--dtypes", default="uint32,float32,uint64,float64")
     p.add_argument("--argsort-sizes", default="16,20", help="log2 of n for the argsort rows (default 16,20)")
+    p.add_argument("--ops-sizes", default="20", help="log2 of n for the top_k, partition, lexsort and "
+                   "sort_segments rows (default 20)")
+    p.add_argument("--top-k", type=int, default=1024, help="k of the top_k rows (default 1024)")
+    p.add_argument("--segment", type=int, default=256, help="keys per segment of the sort_segments rows (default 256)")
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--overhead-n", type=int, default=24, help="log2 of n for the overhead rows")
     p.add_argument("--device-sizes", default="20,22", help="log2 of n for the device rows")
@@ -148,6 +201,7 @@ def main(argv=None):
                                           for n in sizes))
     print()
     host_rows(dtypes, sizes, [1 << int(s) for s in args.argsort_sizes.split(",") if s], args.reps)
+    operation_rows(dtypes, [1 << int(s) for s in args.ops_sizes.split(",") if s], args.top_k, args.segment, args.reps)
     overhead_rows([np.dtype(np.uint32), np.dtype(np.float32)], 1 << args.overhead_n, 2 * args.reps + 1)
     pyopencl_rows([1 << int(s) for s in args.device_sizes.split(",") if s], args.reps)
 
