@@ -76,7 +76,8 @@ def partitioned_at(out, kth, ref):
 
 def operation_rows(dtypes, sizes, k, segment, reps):
     """The operations beyond sort, each against the fastest NumPy way to the same result."""
-    print(f"\n{'op':22} {'dtype':8} {'n':>10} {'clsort ms':>10} {'numpy ms':>10} {'numpy/clsort':>12}  (NumPy reference)")
+    print(f"\n{'op':22} {'dtype':8} {'n':>10} {'clsort ms':>10} {'numpy ms':>10} {'numpy/clsort':>12}  "
+          "(NumPy reference)")
     for dtype in dtypes:
         for n in sizes:
             a = keys(dtype, n)
