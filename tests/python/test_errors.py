@@ -45,6 +45,16 @@ def test_bad_arguments():
         clsort.sort(a, device=3.5)
     with pytest.raises(TypeError, match="pyopencl.CommandQueue"):
         clsort.Sorter(queue=object())
+
+    class Device:  # an OpenCL object other than a queue, with an int_ptr as pyopencl's have
+        int_ptr = clsort.default_device().int_ptr
+
+    with pytest.raises(TypeError, match="pyopencl.CommandQueue"):
+        clsort.Sorter(Device())
+    # A clsort.Device as the first argument is the device (it used to be taken for a queue: a crash).
+    s = clsort.Sorter(clsort.default_device())
+    assert s.device == clsort.default_device()
+    assert list(s.argsort(a[::-1])) == list(range(9, -1, -1))
     with pytest.raises(clsort.Error) as e:
         clsort.sort(a, device="no such device anywhere")
     assert e.value.kind == "device_not_found" and e.value.status_name == "CL_DEVICE_NOT_FOUND"

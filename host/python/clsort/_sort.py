@@ -150,11 +150,15 @@ class Sorter:
     """
 
     def __init__(self, queue=None, *, device=None):
+        if isinstance(queue, _clsort.Device) and device is None:  # Sorter(clsort.default_device())
+            queue, device = None, queue
         if queue is not None:
             if device is not None:
                 raise ValueError("clsort: pass a queue or a device, not both")
             ptr = getattr(queue, "int_ptr", None)
-            if not isinstance(ptr, int):
+            # Only a command queue: the pointer of any other OpenCL object (a pyopencl.Device or Context
+            # has int_ptr too) would be taken for a queue's and crash the process.
+            if not isinstance(ptr, int) or type(queue).__name__ != "CommandQueue":
                 raise TypeError(f"clsort: queue must be a pyopencl.CommandQueue, not {type(queue).__name__}")
             self._impl = _clsort.Sorter.from_queue(ptr)
         else:
