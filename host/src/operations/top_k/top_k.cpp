@@ -108,7 +108,7 @@ cl::Event Sorter::top_k_buffer(KeyType type, const cl::Buffer& keys, std::size_t
                                const cl::Buffer& keys_out, const cl::Buffer& indices_out,
                                const Options& options, const std::vector<cl::Event>& wait) {
   Impl& s = *impl_;
-  const std::size_t kb = key_size(type);
+  const std::size_t kb = detail::key_type_row(type).bytes;  // an invalid type is refused naming "type"
   if (!keys()) detail::throw_argument_error("keys", "null cl::Buffer");
   check_buffer(s, keys, "keys", n, kb, "n");
   check_n_k(n, k, false);
@@ -130,7 +130,7 @@ cl::Event Sorter::select_buffer(KeyType type, const cl::Buffer& keys, std::size_
                                 const cl::Buffer& key_out, const Options& options,
                                 const std::vector<cl::Event>& wait) {
   Impl& s = *impl_;
-  const std::size_t kb = key_size(type);
+  const std::size_t kb = detail::key_type_row(type).bytes;
   if (!keys()) detail::throw_argument_error("keys", "null cl::Buffer");
   check_buffer(s, keys, "keys", n, kb, "n");
   check_n_k(n, k, true);
@@ -152,7 +152,7 @@ namespace {
 cl::Event with_host_keys(
     Sorter::Impl& s, KeyType type, const void* keys, std::size_t n,
     const std::function<cl::Event(const cl::Buffer&, const std::vector<cl::Event>&)>& select) {
-  const std::size_t kb = key_size(type);
+  const std::size_t kb = detail::key_type_row(type).bytes;
   std::vector<cl::Event> before;
   if (s.last()) before.push_back(s.last);
   detail::Run staging = make_run(s, type, Options{}, {}, 0, {});
@@ -185,7 +185,7 @@ void Sorter::top_k_host(KeyType type, const void* keys, std::size_t n, std::size
   if (!keys_out) detail::throw_argument_error("keys_out", "null pointer");
   if (!indices_out) detail::throw_argument_error("indices_out", "null pointer");
   Impl& s = *impl_;
-  const std::size_t kb = key_size(type);
+  const std::size_t kb = detail::key_type_row(type).bytes;
   detail::Run staging = make_run(s, type, Options{}, {}, 0, {});
   cl::Buffer kout = staging.scratch(detail::kHostValues, k * kb);
   cl::Buffer iout = staging.scratch(detail::kHostIndices, k * 4);
@@ -213,7 +213,7 @@ void Sorter::select_host(KeyType type, const void* keys, std::size_t n, std::siz
   check_n_k(n, k, true);
   if (!key_out) detail::throw_argument_error("key_out", "null pointer");
   Impl& s = *impl_;
-  const std::size_t kb = key_size(type);
+  const std::size_t kb = detail::key_type_row(type).bytes;
   s.profile.clear();
   cl::Buffer state;
   const cl::Event done =
