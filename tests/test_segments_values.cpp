@@ -67,8 +67,9 @@ void any_width_case() {
         std::vector<K> expected = input;
         std::vector<V> vexpected = values;
         reference(expected, &vexpected, o, order);
-        for (clsort::Sorter* sorter :
-             {&small_sorter(), &sequential_sorter(), &radix_sorter(), &staged_sorter()}) {
+        // The inner sort carries 4-byte indices, which every path's own tests cover: small tiles (bins
+        // and merges) and the host staging of the span are what the permutation adds.
+        for (clsort::Sorter* sorter : {&small_sorter(), &staged_sorter()}) {
           std::vector<K> keys = input;
           std::vector<V> got = values;
           std::string error;

@@ -112,7 +112,7 @@ void run_lexsort(clsort::Sorter& sorter, KeyType type, Order order, const std::v
 // of a single key past a full one, n >= 200), keys only (32-bit offsets) and with 8-byte values (64-bit
 // offsets), each segment checked, the guards unchanged.
 void run_segments(clsort::Sorter& sorter, KeyType type, Order order, const std::vector<std::uint64_t>& keys,
-                  std::mt19937_64& rng, const std::string& what) {
+                  std::mt19937_64& rng, const std::string& what, bool permuted) {
   const std::size_t n = keys.size(), guard = 3, kb = width(type);
   std::vector<std::uint64_t> off{guard};
   while (off.back() < guard + n) {
@@ -128,9 +128,11 @@ void run_segments(clsort::Sorter& sorter, KeyType type, Order order, const std::
   const std::vector<unsigned char> bytes = pack(type, all);
   const std::vector<std::uint32_t> off32(off.begin(), off.end());
   const cl::CommandQueue& q = sorter.queue();
-  // Keys alone (32-bit offsets), 8-byte values (64-bit offsets), 12-byte values (32-bit offsets), which
-  // the segment kernels carry as 32-bit indices and kernels/permute.cl moves over the span.
+  // Keys alone (32-bit offsets), 8-byte values (64-bit offsets), and where the configuration asks for it
+  // 12-byte values (32-bit offsets), which the segment kernels carry as 32-bit indices and
+  // kernels/permute.cl moves over the span: that route's kernels are the same under every configuration.
   for (unsigned vb : {0u, 8u, 12u}) {
+    if (vb == 12 && !permuted) continue;
     const bool with_values = vb != 0, offsets64 = vb == 8;
     const unsigned wb = with_values ? vb : 8;
     std::vector<unsigned char> k = bytes;
@@ -311,7 +313,8 @@ void run(clsort::Sorter& sorter, const Config& c, KeyType type, Order order, std
   if (c.mode == Mode::select) return run_select(sorter, type, order, keys, what);
   if (c.mode == Mode::lexsort) return run_lexsort(sorter, type, order, keys, rng, what);
   if (c.mode == Mode::custom) return run_custom(sorter, c, type, order, n, rng, what);
-  if (c.mode == Mode::segments) return run_segments(sorter, type, order, keys, rng, what);
+  if (c.mode == Mode::segments)
+    return run_segments(sorter, type, order, keys, rng, what, std::string(c.name) == "segments");
   auto fresh = [&]() -> clsort::Sorter& {
     if (!c.sorter_per_mode) return sorter;
     sorter_pool->push_back(std::make_unique<clsort::Sorter>(sorter.queue()));
