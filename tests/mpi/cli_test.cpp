@@ -16,15 +16,13 @@
 #include <string>
 #include <vector>
 
-namespace fs = std::filesystem;
+#include "cli/cli_support.hpp"
 
 namespace {
 
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using clsort_cli_test::quote;
+using clsort_cli_test::Result;
+namespace fs = std::filesystem;
 
 template <class T>
 void write_vector(const fs::path& p, const std::vector<T>& v) {
@@ -35,50 +33,32 @@ void write_vector(const fs::path& p, const std::vector<T>& v) {
 
 template <class T>
 std::vector<T> read_vector(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  const std::string bytes = s.str();
+  const std::string bytes = clsort_cli_test::read_file(p);
   std::vector<T> v(bytes.size() / sizeof(T));
   std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
   return v;
 }
 
-struct Result {
-  int code;
-  std::string err;
-};
-
-/// A fresh directory per test case.
-class Dir {
+/// A fresh directory per test case (cli_support.hpp's), where the command line runs under mpiexec.
+class Dir : public clsort_cli_test::Dir {
  public:
-  explicit Dir(const std::string& name) : path_(fs::path(CLSORT_MPI_CLI_WORK_DIR) / name) {
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  fs::path operator/(const std::string& f) const { return path_ / f; }
+  using clsort_cli_test::Dir::Dir;
+  /// The names of the files in the directory, sorted.
   std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(path_)) names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
+    const std::set<std::string> names = clsort_cli_test::Dir::files();
+    return {names.begin(), names.end()};
   }
-  /// `mpiexec -n ranks clsort ARGS` in this directory.
+  /// `mpiexec -n ranks clsort ARGS` in this directory: its exit code and stderr.
   Result run(int ranks, const std::string& args) const {
-    const fs::path err = path_ / "stderr.capture";
-    const std::string cmd = "cd " + quote(path_.string()) + " && " + CLSORT_MPIEXEC + " " +
+    const fs::path err = path() / "stderr.capture";
+    const std::string cmd = "cd " + quote(path().string()) + " && " + CLSORT_MPIEXEC + " " +
                             std::to_string(ranks) + " " + quote(CLSORT_CLI_EXE) + " " + args +
                             " >/dev/null 2>" + quote(err.string());
     const int status = std::system(cmd.c_str());
-    std::ifstream f(err);
-    std::ostringstream s;
-    s << f.rdbuf();
+    const std::string error = clsort_cli_test::read_file(err);
     fs::remove(err);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, s.str()};
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, {}, error};
   }
-
- private:
-  fs::path path_;
 };
 
 /// The stable order of keys by clsort's codes (NaNs by their bits), as a permutation.

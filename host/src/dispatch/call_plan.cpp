@@ -19,16 +19,10 @@ constexpr std::size_t kMax32 = std::numeric_limits<std::uint32_t>::max();  // 32
 // the comparison sorts order by whole keys.
 Algorithm resolve_algorithm(const Sorter::Impl& s, KeyType type, std::size_t n, std::size_t value_bytes,
                             const Options& options) {
-  const unsigned key_bits = unsigned(key_type_row(type).bytes) * 8;
+  key_type_row(type);  // an invalid type is refused here, naming "type"
   const bool range = options.begin_bit != 0 || options.end_bit != 0;
   if (range) {
-    const unsigned end = options.end_bit ? options.end_bit : key_bits;
-    if (options.end_bit > key_bits)
-      throw_argument_error("end_bit", std::to_string(options.end_bit) + " is past the " +
-                                          std::to_string(key_bits) + " bits of " + to_string(type) + " keys");
-    if (options.begin_bit > end)
-      throw_argument_error("begin_bit",
-                           std::to_string(options.begin_bit) + " is past end_bit " + std::to_string(end));
+    check_bit_range(type, options);
     if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::radix)
       throw_argument_error("algorithm",
                            std::string("a bit range (begin_bit, end_bit) needs radix sort, not ") +
@@ -70,6 +64,17 @@ std::shared_ptr<const Plan> riding_plan(const Sorter::Impl& s, const Tuning& car
 }
 
 }  // namespace
+
+void check_bit_range(KeyType type, const Options& options) {
+  const unsigned key_bits = unsigned(key_size(type)) * 8;
+  const unsigned end = options.end_bit ? options.end_bit : key_bits;
+  if (options.end_bit > key_bits)
+    throw_argument_error("end_bit", std::to_string(options.end_bit) + " is past the " +
+                                        std::to_string(key_bits) + " bits of " + to_string(type) + " keys");
+  if (options.begin_bit > end)
+    throw_argument_error("begin_bit",
+                         std::to_string(options.begin_bit) + " is past end_bit " + std::to_string(end));
+}
 
 bool empty_range(KeyType type, const Options& options) {
   const unsigned end = options.end_bit ? options.end_bit : unsigned(key_size(type)) * 8;

@@ -85,6 +85,10 @@ struct CallPlan {
 /// begin_bit, end_bit or algorithm for a bad bit range.
 CallPlan plan_call(const Sorter::Impl& s, const CallInput& in);
 
+/// Throws Error naming end_bit or begin_bit where options' bit range [begin_bit, end_bit) does not fit
+/// keys of `type` (end_bit 0 meaning the key's width); radix sort and the segmented sort take the same.
+void check_bit_range(KeyType type, const Options& options);
+
 /// Whether options hold an empty bit range (begin_bit == end_bit, end_bit 0 meaning the key's width): a
 /// sort by it orders nothing, so every key keeps its place.
 bool empty_range(KeyType type, const Options& options);

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "dispatch/execute.hpp"
+#include "engine/buffer_checks.hpp"
 #include "engine/run.hpp"
 #include "host_data/staging.hpp"
 #include "operations/segments/segments.hpp"
@@ -26,14 +27,8 @@ struct BitRange {
   bool empty = false;
 };
 BitRange check_range(KeyType type, const Options& options) {
+  detail::check_bit_range(type, options);
   const unsigned bits = unsigned(key_size(type)) * 8, end = options.end_bit ? options.end_bit : bits;
-  if (options.end_bit > bits)
-    detail::throw_argument_error("end_bit", std::to_string(options.end_bit) + " is past the " +
-                                                std::to_string(bits) + " bits of " + to_string(type) +
-                                                " keys");
-  if (options.begin_bit > end)
-    detail::throw_argument_error(
-        "begin_bit", std::to_string(options.begin_bit) + " is past end_bit " + std::to_string(end));
   BitRange r;
   r.empty = detail::empty_range(type, options);
   if (!r.empty && (options.begin_bit != 0 || end != bits)) r = {options.begin_bit, end, false};
@@ -50,24 +45,12 @@ void check_num_segments(std::size_t num_segments) {
     detail::throw_argument_error("num_segments", std::to_string(num_segments) + " is not below 2^32 - 1");
 }
 
-// The bytes of a buffer within its parent allocation, to find buffers that overlap.
-struct Region {
-  cl_mem parent;
-  std::size_t begin, end;
-};
-Region region_of(const cl::Buffer& b) {
-  cl_mem parent = nullptr;
-  std::size_t offset = 0, bytes = 0;
-  CLSORT_CHECK(b.getInfo(CL_MEM_SIZE, &bytes));
-  CLSORT_CHECK(b.getInfo(CL_MEM_ASSOCIATED_MEMOBJECT, &parent));
-  if (!parent) return {b(), 0, bytes};
-  CLSORT_CHECK(b.getInfo(CL_MEM_OFFSET, &offset));
-  return {parent, offset, offset + bytes};
-}
+// Whether two buffers share bytes (the engine's regions, over their whole sizes).
 bool overlap(const cl::Buffer& x, const cl::Buffer& y) {
-  if (x() == y()) return true;
-  const Region a = region_of(x), b = region_of(y);
-  return a.parent == b.parent && a.begin < b.end && b.begin < a.end;
+  std::size_t x_bytes = 0, y_bytes = 0;
+  CLSORT_CHECK(x.getInfo(CL_MEM_SIZE, &x_bytes));
+  CLSORT_CHECK(y.getInfo(CL_MEM_SIZE, &y_bytes));
+  return x() == y() || detail::overlap(detail::region_of(x, x_bytes), detail::region_of(y, y_bytes));
 }
 
 // A buffer argument: not null, of the Sorter's context; returns its size in bytes.
