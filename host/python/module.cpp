@@ -259,6 +259,84 @@ Event sort_buffer(PySorter& s, clsort::KeyType type, std::uintptr_t keys, std::u
   return Event{s.sorter.sort_buffer(type, kbuf, values ? &vbuf : nullptr, value_bytes, n, options, events)};
 }
 
+std::vector<cl::Event> events_of(const std::vector<std::uintptr_t>& wait) {
+  std::vector<cl::Event> events;
+  for (std::uintptr_t e : wait) events.emplace_back(reinterpret_cast<cl_event>(e), true);
+  return events;
+}
+
+// The buffer entries below take pyopencl's handles as sort_buffer does: wrappers that retain them for
+// the call only (the enqueued commands keep what they use), and an event pyopencl takes its own reference
+// to. An unused output may be 0 only where n or k makes the library touch nothing.
+cl::Buffer buffer_of(std::uintptr_t handle) {
+  return handle ? cl::Buffer(reinterpret_cast<cl_mem>(handle), true) : cl::Buffer();
+}
+
+Event top_k_buffer(PySorter& s, clsort::KeyType type, std::uintptr_t keys, std::size_t n, std::size_t k,
+                   std::uintptr_t keys_out, std::uintptr_t indices_out, bool descending,
+                   const std::vector<std::uintptr_t>& wait) {
+  const cl::Buffer kbuf = buffer_of(keys), obuf = buffer_of(keys_out), ibuf = buffer_of(indices_out);
+  const std::vector<cl::Event> events = events_of(wait);
+  const clsort::Options options = options_of(descending, "automatic");
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return Event{s.sorter.top_k_buffer(type, kbuf, n, k, obuf, ibuf, options, events)};
+}
+
+Event select_buffer(PySorter& s, clsort::KeyType type, std::uintptr_t keys, std::size_t n, std::size_t k,
+                    std::uintptr_t key_out, bool descending, const std::vector<std::uintptr_t>& wait) {
+  const cl::Buffer kbuf = buffer_of(keys), obuf = buffer_of(key_out);
+  const std::vector<cl::Event> events = events_of(wait);
+  const clsort::Options options = options_of(descending, "automatic");
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return Event{s.sorter.select_buffer(type, kbuf, n, k, obuf, options, events)};
+}
+
+Event argsort_buffer(PySorter& s, clsort::KeyType type, std::uintptr_t keys, std::size_t n,
+                     std::uintptr_t indices, std::size_t index_bytes, bool descending,
+                     const std::string& algorithm, const std::vector<std::uintptr_t>& wait,
+                     unsigned begin_bit, unsigned end_bit) {
+  const cl::Buffer kbuf = buffer_of(keys), ibuf = buffer_of(indices);
+  const std::vector<cl::Event> events = events_of(wait);
+  const clsort::Options options = options_of(descending, algorithm, begin_bit, end_bit);
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return Event{s.sorter.argsort_buffer(type, kbuf, n, ibuf, index_bytes, options, events)};
+}
+
+// lexsort of device columns (columns[0] primary, as the library takes them) into `indices_out` (uint32).
+Event lexsort_buffer(PySorter& s, const std::vector<clsort::KeyType>& types,
+                     const std::vector<std::uintptr_t>& columns, const std::vector<bool>& descending,
+                     std::size_t n, std::uintptr_t indices_out, const std::vector<std::uintptr_t>& wait) {
+  if (types.size() != columns.size() || descending.size() != columns.size())
+    throw nb::value_error("clsort: lexsort takes one type and one order per column");
+  std::vector<clsort::BufferColumn> cols;
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    cols.push_back({types[i], buffer_of(columns[i]),
+                    descending[i] ? clsort::Order::descending : clsort::Order::ascending});
+  const cl::Buffer ibuf = buffer_of(indices_out);
+  const std::vector<cl::Event> events = events_of(wait);
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return Event{s.sorter.lexsort(cols, n, ibuf, events)};
+}
+
+// Blocks until `wait` completes (the library reads its offset check back), with the GIL released.
+Event sort_segments_buffer(PySorter& s, clsort::KeyType type, std::uintptr_t keys, std::uintptr_t values,
+                           std::size_t value_bytes, std::uintptr_t offsets, std::size_t offset_bytes,
+                           std::size_t num_segments, bool descending, unsigned begin_bit, unsigned end_bit,
+                           const std::vector<std::uintptr_t>& wait) {
+  const cl::Buffer kbuf = buffer_of(keys), obuf = buffer_of(offsets);
+  cl::Buffer vbuf = buffer_of(values);
+  const std::vector<cl::Event> events = events_of(wait);
+  const clsort::Options options = options_of(descending, "automatic", begin_bit, end_bit);
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return Event{s.sorter.sort_segments_buffer(type, kbuf, values ? &vbuf : nullptr, value_bytes, obuf,
+                                             offset_bytes, num_segments, options, events)};
+}
+
 // For clsort.bench: the C++ call that clsort.sort(a) wraps, Sorter::sort_copy_host from the keys into a new
 // array, timed here without Python in between (seconds per repetition). With `fresh`, each repetition
 // sorts into memory allocated for it (untouched, as np.empty's is: its pages are first written by the
@@ -406,6 +484,17 @@ NB_MODULE(_clsort, m) {
            "algorithm"_a, "begin_bit"_a = 0, "end_bit"_a = 0)
       .def("sort_buffer", &sort_buffer, "type"_a, "keys"_a, "values"_a, "value_bytes"_a, "n"_a,
            "descending"_a, "algorithm"_a, "wait"_a, "begin_bit"_a = 0, "end_bit"_a = 0)
+      .def("top_k_buffer", &top_k_buffer, "type"_a, "keys"_a, "n"_a, "k"_a, "keys_out"_a, "indices_out"_a,
+           "descending"_a, "wait"_a)
+      .def("select_buffer", &select_buffer, "type"_a, "keys"_a, "n"_a, "k"_a, "key_out"_a, "descending"_a,
+           "wait"_a)
+      .def("argsort_buffer", &argsort_buffer, "type"_a, "keys"_a, "n"_a, "indices"_a, "index_bytes"_a,
+           "descending"_a, "algorithm"_a, "wait"_a, "begin_bit"_a = 0, "end_bit"_a = 0)
+      .def("lexsort_buffer", &lexsort_buffer, "types"_a, "columns"_a, "descending"_a, "n"_a, "indices_out"_a,
+           "wait"_a)
+      .def("sort_segments_buffer", &sort_segments_buffer, "type"_a, "keys"_a, "values"_a, "value_bytes"_a,
+           "offsets"_a, "offset_bytes"_a, "num_segments"_a, "descending"_a, "begin_bit"_a, "end_bit"_a,
+           "wait"_a)
       .def("top_k_host", &top_k_host, "type"_a, "keys"_a.noconvert(), "k"_a, "keys_out"_a.noconvert(),
            "indices_out"_a.noconvert(), "descending"_a)
       .def("select_host", &select_host, "type"_a, "keys"_a.noconvert(), "k"_a, "key_out"_a.noconvert(),

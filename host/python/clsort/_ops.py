@@ -13,7 +13,8 @@ from ._sort import Sorter, _bit_range, _is_cl_array, _keys_of, _module_sorter, _
 
 
 def _host_keys(a, what="a"):
-    """`a` as a 1-D C-contiguous native ndarray of a key type, and its row; pyopencl arrays are refused."""
+    """`a` as a 1-D C-contiguous native ndarray of a key type, and its row; pyopencl arrays, which
+    _device_ops takes, are refused."""
     if _is_cl_array(a):
         raise TypeError(f"clsort: this operation takes NumPy arrays, not a pyopencl array ({what})")
     arr, row = _keys_of(a, what)
@@ -22,6 +23,8 @@ def _host_keys(a, what="a"):
 
 def _top_k(self, a, k, descending=False):
     _refuse_masked("clsort.Sorter.top_k", a)
+    if _is_cl_array(a):
+        return _device_ops.top_k(self, a, k, descending)
     arr, keys, row = _host_keys(a)
     n = len(keys)
     k = operator.index(k)
@@ -45,6 +48,8 @@ def _top_k(self, a, k, descending=False):
 
 def _select(self, a, kth):
     _refuse_masked("clsort.Sorter.select", a)
+    if _is_cl_array(a):
+        return _device_ops.select(self, a, kth)
     arr, keys, row = _host_keys(a)
     n = len(keys)
     kth = _normalize_kth(kth, n)
@@ -60,36 +65,76 @@ def _normalize_kth(kth, n):
     return k + n if k < 0 else k
 
 
-def _argpartition(self, a, kth):
-    _refuse_masked("clsort.Sorter.argpartition", a)
-    arr, keys, row = _host_keys(a)
-    n = len(keys)
+# Above this many distinct kth, one sort is cheaper than a selection per kth: each select is a pass or
+# two over the keys on the device plus a round trip, a sort about 10 to 20 select's time (PoCL, 2^20 keys).
+_MAX_SELECTS = 8
+
+
+def _kth_list(kth, n):
+    """The normalized kth of `kth` (an int or a 1-D sequence of them), and whether it was a scalar."""
     kths = np.asarray(kth)
     if kths.dtype.kind not in "iu" or kths.ndim > 1:
         raise TypeError("Partition index must be integer")
-    if kths.ndim == 1:
-        for k in kths.tolist():
-            _normalize_kth(k, n)
+    return [_normalize_kth(k, n) for k in np.atleast_1d(kths).tolist()]
+
+
+def _comparable(keys, row):
+    """`keys` as NumPy compares them: bfloat16 as float32 (exactly: the same values, zeros and NaNs)."""
+    return keys.astype(np.float32) if row.bits is not None else keys
+
+
+def _split(self, keys, row, kths):
+    """The order that partitions `keys` at every kth, as (masks) or (bucket keys): with one kth a list of
+    masks (less, equal, greater: the elements in input order within each), else a bucket per element whose
+    stable order partitions. NumPy's comparisons decide (NaNs largest and equal, -0.0 == +0.0): the
+    selected kth values sit in their sorted position whatever their bits."""
+    values = []
+    for k in sorted(set(kths)):
+        out = np.empty(1, dtype=row.dtype)
+        self._impl.select_host(row.type, as_keys(row, keys), k, as_keys(row, out), False)
+        values.append(out)
+    x = _comparable(keys, row)
+    v = _comparable(np.concatenate(values), row)
+    if len(v) == 1:
+        v = v[0]
+        if row.is_float and np.isnan(v):  # only NaNs from kth on: they are all equal
+            eq = _nan_mask(x, row)
+            return [~eq, eq]
+        with np.errstate(invalid="ignore"):
+            less = x < v
+            greater = (x > v) | _nan_mask(x, row) if row.is_float else x > v
+        return [less, ~(less | greater), greater]
+    # Equal values (and -0.0 beside +0.0) give equal buckets; searchsorted orders NaNs last as sort does.
+    bucket = np.searchsorted(v, x, "left") + np.searchsorted(v, x, "right")
+    return bucket.astype(np.uint16 if len(v) < 1 << 15 else np.uint32)
+
+
+def _argpartition(self, a, kth):
+    _refuse_masked("clsort.Sorter.argpartition", a)
+    if _is_cl_array(a):
+        return _device_ops.argpartition(self, a, kth)
+    arr, keys, row = _host_keys(a)
+    kths = _kth_list(kth, len(keys))
+    if len(set(kths)) > _MAX_SELECTS:
         return self.argsort(keys)  # a sort partitions at every kth
-    k = _normalize_kth(int(kths), n)
-    # The k + 1 smallest (ascending top_k), or the n - k largest (descending, the exact reverse of the
-    # library's ascending order, NaNs largest), whichever is fewer; the others, in input order, around them.
-    take = k + 1 if k < n // 2 else n - k
-    values = np.empty(take, dtype=row.dtype)
-    picked = np.empty(take, dtype=np.uint32)
-    self._impl.top_k_host(row.type, as_keys(row, keys), take, as_keys(row, values), picked, k >= n // 2)
-    rest = np.ones(n, dtype=bool)
-    rest[picked] = False
-    rest = np.flatnonzero(rest)
-    if k < n // 2:
-        return np.concatenate((picked.astype(np.int64), rest))
-    return np.concatenate((rest, picked[::-1].astype(np.int64)))
+    order = _split(self, keys, row, kths)
+    if isinstance(order, list):
+        return np.concatenate([np.flatnonzero(m) for m in order])
+    return np.argsort(order, kind="stable")  # a radix sort of 16-bit buckets in NumPy: O(n)
 
 
 def _partition(self, a, kth):
     _refuse_masked("clsort.Sorter.partition", a)
-    arr = a if _is_cl_array(a) else np.asarray(a)
-    return arr[_argpartition(self, arr, kth)]
+    if _is_cl_array(a):
+        return _device_ops.partition(self, a, kth)
+    arr, keys, row = _host_keys(a)
+    kths = _kth_list(kth, len(keys))
+    if len(set(kths)) > _MAX_SELECTS:
+        return self.sort(arr)
+    order = _split(self, keys, row, kths)
+    if isinstance(order, list):  # boolean indexing copies the keys straight, without an index array
+        return np.concatenate([arr[m] for m in order])
+    return arr[np.argsort(order, kind="stable")]
 
 
 def _lexsort(self, keys):
@@ -100,6 +145,8 @@ def _lexsort(self, keys):
         keys = list(keys)
     keys = list(keys)
     _refuse_masked("clsort.Sorter.lexsort", *keys)
+    if any(_is_cl_array(k) for k in keys):
+        return _device_ops.lexsort(self, keys)
     if not keys:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     types, columns = [], []
@@ -170,6 +217,8 @@ def _segments(self, keys, values, offsets, descending, begin_bit, end_bit):
 
 def _sort_segments(self, a, offsets, descending=False, begin_bit=0, end_bit=None):
     _refuse_masked("clsort.Sorter.sort_segments", a)
+    if _is_cl_array(a):
+        return _device_ops.sort_segments(self, a, offsets, descending, begin_bit, end_bit)
     arr, _, row = _host_keys(a)
     out = np.array(arr, dtype=row.dtype, order="C", copy=True)
     _segments(self, out, None, offsets, descending, begin_bit, end_bit)
@@ -178,6 +227,8 @@ def _sort_segments(self, a, offsets, descending=False, begin_bit=0, end_bit=None
 
 def _argsort_segments(self, a, offsets, descending=False, begin_bit=0, end_bit=None):
     _refuse_masked("clsort.Sorter.argsort_segments", a)
+    if _is_cl_array(a):
+        return _device_ops.argsort_segments(self, a, offsets, descending, begin_bit, end_bit)
     arr, _, row = _host_keys(a)
     keys = np.array(arr, dtype=row.dtype, order="C", copy=True)
     indices = np.arange(len(keys), dtype=np.int64)
@@ -195,7 +246,9 @@ _partition.__doc__ = """Like ``np.partition(a, kth)`` for a 1-D array: a copy in
     sorted order puts there, those before it are smaller or equal, those after greater or equal (NaNs
     last). `kth`: an int (negative counts from the end) or a sequence of ints."""
 _argpartition.__doc__ = """Like ``np.argpartition(a, kth)`` for a 1-D array: the int64 indices that partition
-    `a`, found by one top_k of the kth + 1 smallest or the n - kth largest (a sort for a sequence of kth)."""
+    `a`: the kth value by radix selection, then the elements less than it, equal to it and greater, each in
+    input order (NaNs largest, -0.0 equal to +0.0, as NumPy compares). A sequence of kth selects each
+    distinct one (a sort beyond 8 of them)."""
 _lexsort.__doc__ = """Like ``np.lexsort(keys)``: the stable permutation (int64) ordering rows by the last key, rows equal
     in it by the one before, and so on. `keys`: a sequence of 1-D arrays of one length (any key dtypes,
     or bool) or a 2-D array. As in NumPy, -0.0 equals +0.0 and NaNs are equal to each other and last."""
@@ -244,7 +297,8 @@ def lexsort(keys, device=None):
         keys = list(keys)  # a generator is read once, here
         _refuse_masked("clsort.lexsort", *keys)
     _refuse_masked("clsort.lexsort", keys)
-    return _module_sorter(None, device).lexsort(keys)
+    first = keys if isinstance(keys, np.ndarray) or not keys else keys[0]
+    return _module_sorter(first if _is_cl_array(first) else None, device).lexsort(keys)
 
 
 def sort_segments(a, offsets, descending=False, begin_bit=0, end_bit=None, device=None):
@@ -260,3 +314,5 @@ def argsort_segments(a, offsets, descending=False, begin_bit=0, end_bit=None, de
 for _f, _m in ((top_k, _top_k), (select, _select), (partition, _partition), (argpartition, _argpartition),
                (lexsort, _lexsort), (sort_segments, _sort_segments), (argsort_segments, _argsort_segments)):
     _f.__doc__ = _m.__doc__ + "\n    `device`: see ``Sorter``; None is the default device."
+
+from . import _device_ops  # noqa: E402 (it uses this module's helpers)
