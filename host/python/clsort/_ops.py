@@ -1,4 +1,5 @@
-"""top_k, select, partition, argpartition, lexsort and the segmented sorts for NumPy arrays: the library's
+"""top_k, select, partition, argpartition, lexsort and the segmented sorts for NumPy arrays (pyopencl
+arrays go to _device_ops.py): the library's
 Sorter::top_k, select, lexsort and sort_segments(_by_key), with NumPy's conventions on top (NaNs last in
 both orders, as the package's sort puts them; NumPy's signatures for partition and lexsort)."""
 
@@ -291,6 +292,13 @@ def argsort_segments(a, offsets, descending=False, begin_bit=0, end_bit=None, de
     _refuse_masked("clsort.argsort_segments", a)
     return _module_sorter(a, device).argsort_segments(a, offsets, descending, begin_bit, end_bit)
 
+
+_CL_NOTE = """
+    pyopencl arrays (1-D, contiguous) work on their queue after their pending events and give pyopencl
+    arrays (select: a scalar; sort_segments: an event, sorting in place), in the order Sorter.sort gives
+    them: descending puts NaNs first."""
+for _m in (_top_k, _select, _partition, _argpartition, _lexsort, _sort_segments, _argsort_segments):
+    _m.__doc__ += _CL_NOTE
 
 for _f, _m in ((top_k, _top_k), (select, _select), (partition, _partition), (argpartition, _argpartition),
                (lexsort, _lexsort), (sort_segments, _sort_segments), (argsort_segments, _argsort_segments)):
