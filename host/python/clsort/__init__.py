@@ -13,6 +13,11 @@ PyOpenCL arrays.
 The device: CLSORT_DEVICE as for the C++ library (see default_device()), or device= per call.
 """
 
+# Before the extension's first OpenCL call: the ICD loader reads OCL_ICD_VENDORS then (see _runtime).
+from . import _runtime
+
+_runtime.register()
+
 from ._clsort import Device, Error, __version__
 from ._keys import KEY_DTYPES
 from ._ops import argpartition, argsort_segments, lexsort, partition, select, sort_segments, top_k
