@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <numeric>
 #include <thread>
 
 #include "support/support.hpp"
@@ -299,6 +300,73 @@ TEST_CASE("sorts on an out-of-order queue") {
     error = compare_sorted(reference_sort(a, Order::ascending), host);
     CHECK_MESSAGE(error.empty(), "host, seed " << hex(seed) << ": " << error);
   }
+}
+
+// Scratch that earlier calls left goes back when a call needs new buffers past keep_scratch, oldest
+// first, and never a buffer of the call under way: every result stays right with nothing kept, also for
+// the Onesweep state words a sort leaves in its scratch for the next one (forgotten with the buffer).
+TEST_CASE("scratch: kept within keep_scratch, released on request") {
+  const cl::CommandQueue& queue = shared_sorter().queue();
+  const std::size_t n = 1 << 18;
+  const std::vector<std::uint32_t> keys =
+      make_keys<std::uint32_t>(Dist::random, n, seed_for(KeyType::u32, 0, n, 9));
+  const std::vector<std::uint32_t> sorted = reference_sort(keys, Order::ascending);
+  std::vector<std::uint32_t> perm(n);
+  std::iota(perm.begin(), perm.end(), 0u);
+  std::stable_sort(perm.begin(), perm.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+  cl::Buffer kbuf(queue.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE, n * 4);
+  cl::Buffer ibuf(queue.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE, n * 4);
+  // A top_k, then an argsort of device keys (slots of its own): the bytes held after each.
+  auto two_calls = [&](clsort::Sorter& s) {
+    const clsort::TopK<std::uint32_t> top = s.top_k(keys, 1000);
+    CHECK(std::equal(top.indices.begin(), top.indices.end(), perm.begin()));
+    const std::size_t after_top_k = s.scratch_bytes();
+    CHECK(after_top_k > 0);
+    REQUIRE(queue.enqueueWriteBuffer(kbuf, CL_TRUE, 0, n * 4, keys.data()) == CL_SUCCESS);
+    s.argsort<std::uint32_t>(kbuf, n, ibuf, {Order::ascending, Algorithm::radix}).wait();
+    std::vector<std::uint32_t> got(n);
+    REQUIRE(queue.enqueueReadBuffer(ibuf, CL_TRUE, 0, n * 4, got.data()) == CL_SUCCESS);
+    CHECK(got == perm);
+    return std::make_pair(after_top_k, s.scratch_bytes());
+  };
+  clsort::Sorter keeping(queue);
+  const auto [first_kept, both_kept] = two_calls(keeping);
+  CHECK(both_kept > first_kept);  // the default keeps top_k's buffers
+  clsort::Sorter trimming(queue);
+  trimming.keep_scratch(0);
+  const auto [first_only, after_trim] = two_calls(trimming);
+  CHECK(first_only == first_kept);  // a call's own buffers stay, whatever the limit
+  CHECK(after_trim < both_kept);    // top_k's went when the argsort needed its own
+  // Nothing kept between calls, every kind of call in turn, twice (the second time on fresh buffers).
+  for (int round = 0; round < 2; ++round) {
+    CAPTURE(round);
+    std::vector<std::uint32_t> host = keys;
+    trimming.sort(host);
+    CHECK(host == sorted);
+    const clsort::TopK<std::uint32_t> top = trimming.top_k(keys, 100);
+    CHECK(std::equal(top.keys.begin(), top.keys.end(), sorted.begin()));
+    CHECK(std::equal(top.indices.begin(), top.indices.end(), perm.begin()));
+    CHECK(trimming.select(keys, n / 2) == sorted[n / 2]);
+    std::vector<std::uint32_t> segmented = keys;
+    const std::vector<std::uint32_t> offsets{0, 1000, std::uint32_t(n / 2), std::uint32_t(n)};
+    trimming.sort_segments(segmented, offsets);
+    for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
+      std::vector<std::uint32_t> part(keys.begin() + offsets[i], keys.begin() + offsets[i + 1]);
+      std::sort(part.begin(), part.end());
+      CHECK(std::equal(part.begin(), part.end(), segmented.begin() + offsets[i]));
+    }
+    REQUIRE(queue.enqueueWriteBuffer(kbuf, CL_TRUE, 0, n * 4, keys.data()) == CL_SUCCESS);
+    trimming.sort<std::uint32_t>(kbuf, n, {Order::ascending, Algorithm::radix}).wait();
+    std::vector<std::uint32_t> got(n);
+    REQUIRE(queue.enqueueReadBuffer(kbuf, CL_TRUE, 0, n * 4, got.data()) == CL_SUCCESS);
+    CHECK(got == sorted);
+  }
+  trimming.release_scratch();
+  CHECK(trimming.scratch_bytes() == 0);
+  std::vector<std::uint32_t> host = keys;
+  trimming.sort(host);
+  CHECK(host == sorted);
 }
 
 }  // namespace

@@ -503,5 +503,21 @@ NB_MODULE(_clsort, m) {
       .def("sort_segments_host", &sort_segments_host, "type"_a, "keys"_a.noconvert(), "values"_a.none(),
            "value_bytes"_a, "offsets"_a.noconvert(), "descending"_a, "begin_bit"_a, "end_bit"_a)
       .def("time_sort_copy", &time_sort_copy, "type"_a, "keys"_a.noconvert(), "reps"_a, "fresh"_a)
-      .def("plan", &plan, "type"_a, "n"_a, "value_bytes"_a, "descending"_a, "algorithm"_a);
+      .def("plan", &plan, "type"_a, "n"_a, "value_bytes"_a, "descending"_a, "algorithm"_a)
+      .def("scratch_bytes",
+           [](PySorter& p) {
+             std::lock_guard<std::mutex> lock(p.mutex);
+             return p.sorter.scratch_bytes();
+           })
+      .def(
+          "keep_scratch",
+          [](PySorter& p, std::size_t bytes) {
+            std::lock_guard<std::mutex> lock(p.mutex);
+            p.sorter.keep_scratch(bytes);
+          },
+          "bytes"_a)
+      .def("release_scratch", [](PySorter& p) {
+        std::lock_guard<std::mutex> lock(p.mutex);
+        p.sorter.release_scratch();
+      });
 }

@@ -7,6 +7,7 @@ import threading
 import time
 
 import numpy as np
+import pytest
 from numpy.testing import assert_array_equal
 
 import clsort
@@ -76,3 +77,22 @@ def test_threads_share_and_own_sorters():
     for i, a in enumerate(data):
         assert_array_equal(results[i], np.sort(a))
         assert_array_equal(a[own[i]], np.sort(a)[::-1])
+
+
+def test_scratch_kept_and_released():
+    """A Sorter keeps scratch between calls, gives back that of earlier calls past keep_scratch, and all of it
+    on request; sorts stay right with nothing kept."""
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 2**32, 1 << 16, dtype=np.uint32)
+    keeping, trimming = clsort.Sorter(), clsort.Sorter()
+    trimming.keep_scratch(0)
+    for s in (keeping, trimming):
+        s.top_k(a, 100)
+        assert s.scratch_bytes > 0
+        assert_array_equal(s.argsort(a), np.argsort(a, kind="stable"))
+    assert trimming.scratch_bytes < keeping.scratch_bytes  # top_k's buffers went
+    trimming.release_scratch()
+    assert trimming.scratch_bytes == 0
+    assert_array_equal(trimming.sort(a), np.sort(a))
+    with pytest.raises(TypeError):
+        trimming.keep_scratch(1.5)

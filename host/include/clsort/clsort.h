@@ -124,6 +124,19 @@ CLSORT_C_API clsort_status clsort_sorter_create(cl_command_queue queue, clsort_s
  * complete normally. NULL is ignored. */
 CLSORT_C_API void clsort_sorter_destroy(clsort_sorter sorter);
 
+/** Device memory the sorter holds between calls (scratch buffers that later calls reuse), in bytes; 0 for
+ * NULL. */
+CLSORT_C_API size_t clsort_sorter_scratch_bytes(clsort_sorter sorter);
+
+/** At most how many bytes of scratch that the call under way does not use stay held when a call needs a
+ * new or larger buffer (default: half the device's global memory); the oldest go first
+ * (clsort::Sorter::keep_scratch). NULL is ignored. */
+CLSORT_C_API void clsort_sorter_keep_scratch(clsort_sorter sorter, size_t bytes);
+
+/** Gives every scratch buffer of the sorter back (after the commands already enqueued that use them).
+ * NULL is ignored. */
+CLSORT_C_API void clsort_sorter_release_scratch(clsort_sorter sorter);
+
 /** Sorts the first n keys of `keys` in place on the sorter's queue, after the events of the wait list.
  * Only enqueues: when `event` is not NULL it receives a new event (release it with clReleaseEvent) that
  * completes when the sort has; it is NULL after a failure. Bytes past n are never touched. */

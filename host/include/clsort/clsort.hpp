@@ -535,6 +535,14 @@ class CLSORT_API Sorter {
   /// Per-kernel times of the last sort, in the order enqueued (profiling queues only; otherwise empty).
   /// Host sorts (std::vector) include their transfers, named "upload" and "download", one per chunk.
   std::vector<KernelTime> last_profile() const;
+  /// Device memory this Sorter holds between calls (scratch buffers that later calls reuse), in bytes.
+  std::size_t scratch_bytes() const;
+  /// At most how many bytes of scratch that the call under way does not use stay held when a call needs a
+  /// new or larger buffer (default: half the device's global memory); the oldest go first. A sort of n
+  /// near max_n() after other large sorts needs that memory back: the caller's buffers take the rest.
+  void keep_scratch(std::size_t bytes);
+  /// Gives every scratch buffer back (after the commands already enqueued that use them).
+  void release_scratch();
 
   struct Impl;
 

@@ -266,6 +266,20 @@ class Sorter:
         value_bytes = 0 if values_dtype is None else np.dtype(values_dtype).itemsize
         return self._impl.plan(row.type, int(n), value_bytes, descending, algorithm)
 
+    @property
+    def scratch_bytes(self):
+        """Device memory this Sorter holds between calls (scratch buffers that later calls reuse), in bytes."""
+        return self._impl.scratch_bytes()
+
+    def keep_scratch(self, nbytes):
+        """At most `nbytes` of scratch that the call under way does not use stay held when a call needs a new
+        or larger buffer (default: half the device's memory); the oldest go first."""
+        self._impl.keep_scratch(operator.index(nbytes))
+
+    def release_scratch(self):
+        """Gives every scratch buffer back (after the commands already enqueued that use them)."""
+        self._impl.release_scratch()
+
     def _sort_device(self, keys, values, descending, algorithm, begin_bit=0, end_bit=None):
         import pyopencl as cl
 

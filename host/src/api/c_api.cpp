@@ -332,6 +332,18 @@ void clsort_sorter_destroy(clsort_sorter sorter) {
   delete sorter;  // ~Sorter does not throw
 }
 
+size_t clsort_sorter_scratch_bytes(clsort_sorter sorter) {
+  return sorter ? sorter->sorter.scratch_bytes() : 0;
+}
+
+void clsort_sorter_keep_scratch(clsort_sorter sorter, size_t bytes) {
+  if (sorter) sorter->sorter.keep_scratch(bytes);
+}
+
+void clsort_sorter_release_scratch(clsort_sorter sorter) {
+  if (sorter) sorter->sorter.release_scratch();  // releases handles only: nothing throws
+}
+
 clsort_status clsort_sort(clsort_sorter sorter, cl_mem keys, size_t n, clsort_key_type key_type,
                           clsort_flags flags, cl_uint num_events_in_wait_list,
                           const cl_event* event_wait_list, cl_event* event) {

@@ -203,6 +203,22 @@ std::vector<KernelTime> Sorter::last_profile() const {
   return result;
 }
 
+std::size_t Sorter::scratch_bytes() const {
+  std::size_t held = 0;
+  for (const auto& [slot, e] : impl_->scratch) held += e.bytes;
+  return held;
+}
+
+void Sorter::keep_scratch(std::size_t bytes) {
+  impl_->scratch_keep = bytes;
+}
+
+void Sorter::release_scratch() {
+  Impl& s = *impl_;
+  s.scratch.clear();
+  ++s.scratch_made;
+}
+
 cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Buffer* values,
                               std::size_t value_bytes, std::size_t n, const Options& options,
                               const std::vector<cl::Event>& wait) {
@@ -220,7 +236,7 @@ cl::Event Sorter::sort_buffer(KeyType type, const cl::Buffer& keys, const cl::Bu
     value_bytes = 0;
   }
   const detail::CallPlan plan = plan_checked(*this, s, {type, n, value_bytes, options});
-  s.profile.clear();
+  const auto call_scope = s.begin_call();
   return detail::execute(s, plan, keys, values, wait);
 }
 
@@ -264,7 +280,7 @@ void Sorter::sort_host_from(KeyType type, const void* keys_in, void* keys, std::
   Impl& s = *impl_;
   const detail::CallPlan plan =
       plan_checked(*this, s, in);  // n over the limit throws here, before any upload
-  s.profile.clear();
+  const auto call_scope = s.begin_call();
   detail::execute_host(s, plan, keys_in, keys, values);
 }
 
@@ -309,7 +325,7 @@ cl::Event Sorter::argsort_buffer(KeyType type, const cl::Buffer& keys, std::size
       detail::overlap(detail::region_of(keys, n * kb), detail::region_of(indices, n * index_bytes)))
     detail::throw_argument_error("indices", "keys and indices must not be the same or overlapping buffers");
   const detail::CallPlan plan = plan_checked(*this, s, {type, n, index_bytes, options});
-  s.profile.clear();
+  const auto call_scope = s.begin_call();
   return detail::execute_argsort(s, plan, keys, indices, wait);
 }
 

@@ -55,21 +55,48 @@ cl::Kernel Run::kernel(const ProgramSpec& program, const std::string& name) {
 cl::Buffer Run::scratch(ScratchSlot slot, std::size_t bytes) {
   bytes = std::max<std::size_t>(bytes, 64);
   auto& entry = s.scratch[slot];
-  if (entry.second >= bytes) return entry.first;
+  entry.call = s.call;
+  if (entry.bytes >= bytes) return entry.buffer;
   if (bytes > s.facts.max_alloc)
     throw Error(CL_INVALID_BUFFER_SIZE, "n",
                 "clsort: the sort needs a " + std::to_string(bytes) +
                     "-byte scratch buffer, more than the device's " + "largest allocation (" +
                     std::to_string(s.facts.max_alloc) + " bytes)",
                 {}, Error::Kind::out_of_memory);
-  // Grow with headroom so that slowly growing n does not reallocate every call.
-  const std::size_t size = std::min<std::size_t>(s.facts.max_alloc, bytes + bytes / 4);
+  // Grow with headroom so that slowly growing n does not reallocate every call; a sixty-fourth of the
+  // device's memory at most, which buffers near the largest allocation cannot spare.
+  const std::size_t headroom = std::min<std::size_t>(bytes / 4, s.facts.global_mem / 64);
+  const std::size_t size = std::min<std::size_t>(s.facts.max_alloc, bytes + headroom);
+  entry.buffer = cl::Buffer();  // the old one goes first: it may be what makes room
+  entry.bytes = 0;
+  trim_idle_scratch(s, size);
   cl_int status = CL_SUCCESS;
   cl::Buffer b(s.context, CL_MEM_READ_WRITE, size, nullptr, &status);
   if (status != CL_SUCCESS) throw_cl_error(status, "clCreateBuffer(scratch)");
-  entry = {b, size};
+  entry.buffer = b;
+  entry.bytes = size;
   ++s.scratch_made;
   return b;
+}
+
+void trim_idle_scratch(Sorter::Impl& s, std::size_t adding) {
+  // Scratch of earlier calls is what a large sort after other large sorts needs back (drivers that
+  // allocate on first use, NVIDIA's among them, fail at a launch later, when nothing can be undone). A
+  // buffer given back here is freed once the commands enqueued before that use it have run.
+  std::size_t held = adding;
+  for (const auto& [slot, e] : s.scratch) held += e.bytes;
+  while (held > s.scratch_keep) {
+    auto oldest = s.scratch.end();
+    for (auto it = s.scratch.begin(); it != s.scratch.end(); ++it)
+      if (it->second.bytes && it->second.call != s.call &&
+          (oldest == s.scratch.end() || it->second.call < oldest->second.call ||
+           (it->second.call == oldest->second.call && it->second.bytes > oldest->second.bytes)))
+        oldest = it;
+    if (oldest == s.scratch.end()) break;
+    held -= oldest->second.bytes;
+    s.scratch.erase(oldest);
+    ++s.scratch_made;  // words an earlier call left in it (ResetCopy) are gone with it
+  }
 }
 
 void Run::launch(cl::Kernel& k, std::size_t global, std::size_t local, const char* label) {

@@ -130,6 +130,10 @@ inline std::size_t round_up(std::size_t v, std::size_t m) {
   return (v + m - 1) / m * m;
 }
 
+/// Gives back scratch buffers of earlier calls, oldest first, until what the Sorter holds plus `adding`
+/// bytes is within Sorter::keep_scratch or none of them is left.
+void trim_idle_scratch(Sorter::Impl& s, std::size_t adding);
+
 /// The sorts' scratch (host/src/algorithms/): the passes' second copy of keys and values, the comparison
 /// sorts' indices, the radix counts and totals, and Onesweep's state and look-back words, which outlive
 /// a sort (radix_onesweep.cpp).

@@ -17,6 +17,7 @@ Sorter::Impl::Impl(cl::Context c, cl::Device d, cl::CommandQueue q)
   in_order = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
   facts = detail::query_device(device);
   facts.probe = detail::make_device_probe(context, device);
+  scratch_keep = std::size_t(facts.global_mem / 2);
   if (const char* env = std::getenv("CLSORT_TUNING"); env && *env) {
     detail::Tuning().apply(env, "CLSORT_TUNING");  // refused here, naming the variable
     overrides = detail::merge_overrides("", env);

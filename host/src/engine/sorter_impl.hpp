@@ -108,9 +108,35 @@ struct CLSORT_SORTER_IMPL_HIDDEN Sorter::Impl {
   // By ProgramSpec::key, then kernel name.
   std::map<std::string, std::map<std::string, cl::Kernel>> kernels;
   // Scratch buffers by slot, grown on demand and reused by later sorts; scratch_made counts the buffers
-  // made, so that a sort can tell that none was replaced since an earlier sort left words in one.
-  std::map<detail::ScratchSlot, std::pair<cl::Buffer, std::size_t>> scratch;
+  // made or given back, so that a sort can tell that none was replaced since an earlier sort left words in
+  // one. Each remembers the last call that took it: only those of earlier calls can go (Run::scratch), as
+  // a call may take a slot again and expect what it wrote there.
+  struct ScratchEntry {
+    cl::Buffer buffer;
+    std::size_t bytes = 0;
+    std::uint64_t call = 0;
+  };
+  std::map<detail::ScratchSlot, ScratchEntry> scratch;
   std::uint64_t scratch_made = 0;
+  std::size_t scratch_keep = 0;  // Sorter::keep_scratch; set from the device's memory
+  std::uint64_t call = 0;        // the public call under way, counted
+  unsigned call_depth = 0;       // public calls that others make (top_k_host through its buffer call)
+  /// Every public call starts here, and holds what this returns until it ends: the profile of the last
+  /// one goes, and scratch taken before an outermost call is idle.
+  class CallScope {
+   public:
+    explicit CallScope(Impl& s) : s_(s) {
+      s.profile.clear();
+      if (s.call_depth++ == 0) ++s.call;
+    }
+    ~CallScope() { --s_.call_depth; }
+    CallScope(const CallScope&) = delete;
+    CallScope& operator=(const CallScope&) = delete;
+
+   private:
+    Impl& s_;
+  };
+  [[nodiscard]] CallScope begin_call() { return CallScope(*this); }
   // Completion of the previous sort: a new sort reuses scratch only after it (out-of-order queues).
   cl::Event last;
   // The last sort's commands for Sorter::last_profile (profiling queues only), in the order enqueued.

@@ -256,7 +256,7 @@ cl::Event Sorter::sort_custom_buffer(const cl::Buffer& data, std::size_t n, std:
   detail::check_buffer(s, data, "data", n, element_bytes, "n");
   check_n(n);
   check_program(s, p, element_bytes);
-  s.profile.clear();
+  const auto call_scope = s.begin_call();
   return enqueue_custom(s, p, data, n, element_bytes, wait);
 }
 
@@ -269,9 +269,9 @@ void Sorter::sort_custom_host(void* data, std::size_t n, std::size_t element_byt
   check_n(n);
   check_program(s, p, element_bytes);
   if (n <= 1) return;
+  const auto call_scope = s.begin_call();
   detail::Run staging = make_run(s, 0, {});
   cl::Buffer buffer = staging.scratch(detail::kHostKeys, n * element_bytes);
-  s.profile.clear();
   // GPUs: through the pinned staging in chunks, as Sorter::sort_host does (the host policy of 4-byte
   // keys: the rows do not vary it by width).
   auto sort = [&](const std::vector<cl::Event>& uploads) {

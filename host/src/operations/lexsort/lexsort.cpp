@@ -141,7 +141,7 @@ cl::Event Sorter::lexsort(const std::vector<BufferColumn>& columns, std::size_t 
     if (columns[i].data() == indices_out() ||
         detail::overlap(out, detail::region_of(columns[i].data, n * key_size(columns[i].type))))
       detail::throw_argument_error("indices_out", "must not overlap " + column_name(i));
-  s.profile.clear();
+  const auto call_scope = s.begin_call();
   return enqueue_lexsort(s, passes, n, indices_out, false, wait);
 }
 
@@ -161,6 +161,7 @@ void Sorter::lexsort_host(const Column* columns, std::size_t count, std::uint32_
   Impl& s = *impl_;
   std::size_t widest = 1;
   for (std::size_t i = 0; i < count; ++i) widest = std::max(widest, key_size(columns[i].type));
+  const auto call_scope = s.begin_call();
   detail::Run staging = make_run(s, KeyType::u32, 0, {});
   cl::Buffer column = staging.scratch(detail::kHostKeys, n * widest);
   cl::Buffer perm = staging.scratch(detail::kHostIndices, n * 4);
@@ -170,7 +171,6 @@ void Sorter::lexsort_host(const Column* columns, std::size_t count, std::uint32_
   // ms against 110-112).
   for (std::size_t i = 0; i < count; ++i)
     passes.push_back({columns[i].type, columns[i].order, column, columns[i].data});
-  s.profile.clear();
   const cl::Event done = enqueue_lexsort(s, passes, n, perm, true, {});
   // GPUs: the indices come back through the pinned staging in chunks, as Sorter::sort_host's arrays do
   // (after the lexsort, whose column uploads use the same staging).

@@ -179,7 +179,7 @@ cl::Event Sorter::sort_segments_buffer(KeyType type, const cl::Buffer& keys, con
     if (values && overlap(offsets, *values))
       detail::throw_argument_error("offsets", "must not overlap values");
   }
-  s.profile.clear();
+  const auto call_scope = s.begin_call();
   // An empty range orders nothing: every key stays where it is, and the offsets are not even read.
   if (range.empty) return detail::enqueue_nothing(s, wait);
   if ((range.end || (values && !carried(value_bytes))) && num_segments > 0) {
@@ -237,12 +237,12 @@ void Sorter::sort_segments_host(KeyType type, void* keys, std::size_t n, void* v
   Impl& s = *impl_;
   const std::size_t kb = key_size(type), vb = value_bytes;
   const detail::Queue queue{s.queue, s.profiling, s.in_order};
+  const auto call_scope = s.begin_call();
   detail::Run staging(s, queue, type, false, {}, nullptr, 0, 0, {});
   cl::Buffer kbuf = staging.scratch(detail::kHostKeys, last * kb);
   cl::Buffer vbuf;
   if (values) vbuf = staging.scratch(detail::kHostValues, last * vb);
   cl::Buffer obuf = staging.scratch(detail::kSegOffsets, (num_segments + 1) * offset_bytes);
-  s.profile.clear();
   // Blocking transfers: the caller's memory is written only once everything succeeded.
   std::vector<cl::Event> before;
   if (s.last()) before.push_back(s.last);

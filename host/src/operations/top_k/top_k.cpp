@@ -122,7 +122,7 @@ cl::Event Sorter::top_k_buffer(KeyType type, const cl::Buffer& keys, std::size_t
     detail::throw_argument_error("indices_out", "must not overlap keys");
   if (indices_out() == keys_out() || overlap(io, ko))
     detail::throw_argument_error("indices_out", "must not overlap keys_out");
-  s.profile.clear();
+  const auto call_scope = s.begin_call();
   return enqueue_top_k(s, type, keys, n, k, options, keys_out, indices_out, wait);
 }
 
@@ -137,7 +137,7 @@ cl::Event Sorter::select_buffer(KeyType type, const cl::Buffer& keys, std::size_
   check_buffer(s, key_out, "key_out", 1, kb, "one key");
   if (key_out() == keys() || overlap(region_of(key_out, kb), region_of(keys, n * kb)))
     detail::throw_argument_error("key_out", "must not overlap keys");
-  s.profile.clear();
+  const auto call_scope = s.begin_call();
   return enqueue_select(s, type, keys, n, k, options, &key_out, wait, nullptr);
 }
 
@@ -186,10 +186,10 @@ void Sorter::top_k_host(KeyType type, const void* keys, std::size_t n, std::size
   if (!indices_out) detail::throw_argument_error("indices_out", "null pointer");
   Impl& s = *impl_;
   const std::size_t kb = detail::key_type_row(type).bytes;
+  const auto call_scope = s.begin_call();
   detail::Run staging = make_run(s, type, Options{}, {}, 0, {});
   cl::Buffer kout = staging.scratch(detail::kHostValues, k * kb);
   cl::Buffer iout = staging.scratch(detail::kHostIndices, k * 4);
-  s.profile.clear();
   // Blocking reads: the caller's memory is never touched after this returns or throws, and the outputs
   // are written only once everything succeeded.
   const cl::Event done =
@@ -214,7 +214,7 @@ void Sorter::select_host(KeyType type, const void* keys, std::size_t n, std::siz
   if (!key_out) detail::throw_argument_error("key_out", "null pointer");
   Impl& s = *impl_;
   const std::size_t kb = detail::key_type_row(type).bytes;
-  s.profile.clear();
+  const auto call_scope = s.begin_call();
   cl::Buffer state;
   const cl::Event done =
       with_host_keys(s, type, keys, n, [&](const cl::Buffer& kbuf, const std::vector<cl::Event>& deps) {
