@@ -88,6 +88,17 @@ def clsort_perm(a, descending):
     return perm
 
 
+def device_perm(a, descending):
+    """The order of pyopencl arrays on the device: descending is the library's exact reverse of ascending, so
+    NaNs come first there."""
+    perm = clsort_perm(a, descending)
+    if descending and is_float(a.dtype):
+        k = int(np.count_nonzero(np.isnan(numeric(a))))
+        if k:
+            perm = np.concatenate((perm[-k:], perm[:-k]))
+    return perm
+
+
 def expected_sort(a, descending):
     return a[clsort_perm(a, descending)]
 

@@ -9,20 +9,10 @@ import pytest
 from numpy.testing import assert_array_equal
 
 import clsort
-from reference import DTYPES, bits, clsort_perm, is_float, make, numeric
+from reference import DTYPES, bits, clsort_perm, device_perm, make
 
 cl = pytest.importorskip("pyopencl")
 cl_array = pytest.importorskip("pyopencl.array")
-
-
-def device_perm(a, descending):
-    """On the device descending is the library's exact reverse of ascending: NaNs first."""
-    perm = clsort_perm(a, descending)
-    if descending and is_float(a.dtype):
-        k = int(np.count_nonzero(np.isnan(numeric(a))))
-        if k:
-            perm = np.concatenate((perm[-k:], perm[:-k]))
-    return perm
 
 
 def refcount(obj):

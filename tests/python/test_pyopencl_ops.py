@@ -7,7 +7,7 @@ import pytest
 from numpy.testing import assert_array_equal
 
 import clsort
-from reference import DTYPES, bits, clsort_perm, is_float, make, numeric
+from reference import DTYPES, bits, clsort_perm, device_perm, is_float, make, numeric
 
 cl = pytest.importorskip("pyopencl")
 cl_array = pytest.importorskip("pyopencl.array")
@@ -16,16 +16,6 @@ IDS = [np.dtype(d).name for d in DTYPES]
 # (n, distribution): every size once per dtype, the large one with the special values.
 CASES = [(0, "random"), (1, "specials"), (2, "few_unique"), (97, "extremes"), (1009, "specials"),
          (100003, "specials")]
-
-
-def device_perm(a, descending):
-    """Sorter.sort's order of pyopencl arrays: descending is the exact reverse of ascending, NaNs first."""
-    perm = clsort_perm(a, descending)
-    if descending and is_float(a.dtype):
-        k = int(np.count_nonzero(np.isnan(numeric(a))))
-        if k:
-            perm = np.concatenate((perm[-k:], perm[:-k]))
-    return perm
 
 
 def partition_perm(a, kth):

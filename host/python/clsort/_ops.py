@@ -96,27 +96,27 @@ def _split(self, keys, row, kth):
     return [less, ~(less | greater), greater]
 
 
-def _argpartition(self, a, kth):
-    _refuse_masked("clsort.Sorter.argpartition", a)
+def _partitioned(self, a, kth, what, whole, part):
+    """partition/argpartition: `whole` of the keys (a sort) beyond _MAX_SELECTS distinct kth, else the parts of
+    one split at the kth value, each taken by `part(mask, arr)`, in order."""
+    _refuse_masked(f"clsort.Sorter.{what}", a)
     if _is_cl_array(a):
-        return _device_ops.argpartition(self, a, kth)
+        return getattr(_device_ops, what)(self, a, kth)
     arr, keys, row = _host_keys(a)
     kths = _kth_list(kth, len(keys))
     if len(set(kths)) > _MAX_SELECTS:
-        return self.argsort(keys)  # a sort partitions at every kth
-    return np.concatenate([np.flatnonzero(m) for m in _split(self, keys, row, kths[0])])
+        return whole(arr, keys)  # a sort partitions at every kth
+    return np.concatenate([part(m, arr) for m in _split(self, keys, row, kths[0])])
+
+
+def _argpartition(self, a, kth):
+    return _partitioned(self, a, kth, "argpartition", lambda arr, keys: self.argsort(keys),
+                        lambda m, arr: np.flatnonzero(m))
 
 
 def _partition(self, a, kth):
-    _refuse_masked("clsort.Sorter.partition", a)
-    if _is_cl_array(a):
-        return _device_ops.partition(self, a, kth)
-    arr, keys, row = _host_keys(a)
-    kths = _kth_list(kth, len(keys))
-    if len(set(kths)) > _MAX_SELECTS:
-        return self.sort(arr)
     # np.compress copies by a mask several times faster than arr[mask] does (NumPy 2).
-    return np.concatenate([np.compress(m, arr) for m in _split(self, keys, row, kths[0])])
+    return _partitioned(self, a, kth, "partition", lambda arr, keys: self.sort(arr), np.compress)
 
 
 def _lexsort(self, keys):
