@@ -67,8 +67,9 @@ cl::Buffer Run::scratch(ScratchSlot slot, std::size_t bytes) {
   // device's memory at most, which buffers near the largest allocation cannot spare.
   const std::size_t headroom = std::min<std::size_t>(bytes / 4, s.facts.global_mem / 64);
   const std::size_t size = std::min<std::size_t>(s.facts.max_alloc, bytes + headroom);
-  entry.buffer = cl::Buffer();  // the old one goes first: it may be what makes room
-  entry.bytes = 0;
+  // The slot's old buffer goes only once the new one exists (entry.buffer = b below): commands of this
+  // call enqueued on it may not have run, and a buffer made in its place at the same address made
+  // Oclgrind 21.10 report what those commands wrote as uninitialized.
   trim_idle_scratch(s, size);
   cl_int status = CL_SUCCESS;
   cl::Buffer b(s.context, CL_MEM_READ_WRITE, size, nullptr, &status);
