@@ -217,7 +217,8 @@ def test_errors(cl_queue):
         clsort.Sorter(device=clsort.default_device()).top_k(d, 1)
     with pytest.raises(ValueError, match="device= does not apply"):
         clsort.select(d, 1, device=clsort.default_device())
-    other = cl.CommandQueue(cl.Context([cl_queue.device]))
+    other_context = cl.Context([cl_queue.device])  # kept referenced: see conftest.cl_queue
+    other = cl.CommandQueue(other_context)
     with pytest.raises(ValueError, match="another OpenCL context"):
         clsort.Sorter(other).argpartition(d, 1)
     with pytest.raises(ValueError, match="another OpenCL context"):
