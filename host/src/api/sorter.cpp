@@ -204,9 +204,7 @@ std::vector<KernelTime> Sorter::last_profile() const {
 }
 
 std::size_t Sorter::scratch_bytes() const {
-  std::size_t held = 0;
-  for (const auto& [slot, e] : impl_->scratch) held += e.bytes;
-  return held;
+  return impl_->scratch_held();
 }
 
 void Sorter::keep_scratch(std::size_t bytes) {

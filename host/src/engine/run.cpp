@@ -84,15 +84,16 @@ void trim_idle_scratch(Sorter::Impl& s, std::size_t adding) {
   // Scratch of earlier calls is what a large sort after other large sorts needs back (drivers that
   // allocate on first use, NVIDIA's among them, fail at a launch later, when nothing can be undone). A
   // buffer given back here is freed once the commands enqueued before that use it have run.
-  std::size_t held = adding;
-  for (const auto& [slot, e] : s.scratch) held += e.bytes;
+  std::size_t held = s.scratch_held() + adding;
+  // Oldest call first; of one call, the largest buffer first.
+  auto older = [](const auto& a, const auto& b) {
+    return a.second.call < b.second.call ||
+           (a.second.call == b.second.call && a.second.bytes > b.second.bytes);
+  };
   while (held > s.scratch_keep) {
     auto oldest = s.scratch.end();
     for (auto it = s.scratch.begin(); it != s.scratch.end(); ++it)
-      if (it->second.bytes && it->second.call != s.call &&
-          (oldest == s.scratch.end() || it->second.call < oldest->second.call ||
-           (it->second.call == oldest->second.call && it->second.bytes > oldest->second.bytes)))
-        oldest = it;
+      if (it->second.call != s.call && (oldest == s.scratch.end() || older(*it, *oldest))) oldest = it;
     if (oldest == s.scratch.end()) break;
     held -= oldest->second.bytes;
     s.scratch.erase(oldest);

@@ -118,6 +118,12 @@ struct CLSORT_SORTER_IMPL_HIDDEN Sorter::Impl {
   };
   std::map<detail::ScratchSlot, ScratchEntry> scratch;
   std::uint64_t scratch_made = 0;
+  /// The bytes of every scratch buffer held.
+  std::size_t scratch_held() const {
+    std::size_t held = 0;
+    for (const auto& [slot, e] : scratch) held += e.bytes;
+    return held;
+  }
   std::size_t scratch_keep = 0;  // Sorter::keep_scratch; set from the device's memory
   std::uint64_t call = 0;        // the public call under way, counted
   unsigned call_depth = 0;       // public calls that others make (top_k_host through its buffer call)
